@@ -1,0 +1,75 @@
+# Two commands on a fresh machine: `make book` and `make test`. Each creates .venv itself.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.installed
+JB_FLAGS := -W -n --keep-going --builder html
+NB_FILES := $(shell find book -name '*.ipynb' -not -path '*/assignments/*' -not -path '*/.ipynb_checkpoints/*' | sort)
+
+.PHONY: help book test test-lib test-notebooks test-book test-browser test-assignments lab assignments bench lint clean
+
+help:
+	@echo "make book         build the HTML book into _build/html (warnings are errors)"
+	@echo "make test         the whole test suite: rdplib, notebooks (nbval), book build, assignments, browser"
+	@echo "make lab          open JupyterLab on the book"
+	@echo "make assignments  generate student notebooks and autograders into _build/assignments"
+	@echo "make bench        run the benchmarks (needs benchmarks/requirements-bench.txt)"
+	@echo "make clean        remove build outputs (keeps .venv)"
+
+$(STAMP): requirements.txt pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
+	@echo
+	@echo "The book is built: open file://$(CURDIR)/_build/html/index.html"
+
+test: $(STAMP)
+	$(MAKE) test-lib
+	$(MAKE) test-notebooks
+	$(MAKE) test-book
+	$(MAKE) test-assignments
+	$(MAKE) test-browser
+
+test-lib: $(STAMP)
+	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/test_assignments.py rdplib --doctest-modules -p no:cacheprovider
+
+test-notebooks: $(STAMP)
+	$(PY) -m pytest -q --nbval $(NB_FILES) --sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider --timeout 300
+
+test-book: $(STAMP)
+	rm -rf _build/html
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
+
+test-assignments: $(STAMP)
+	@if [ -f tests/test_assignments.py ]; then $(PY) -m pytest -q tests/test_assignments.py -p no:cacheprovider; else echo "no assignment tests yet"; fi
+
+test-browser: $(STAMP)
+	@if [ -d tests/browser ]; then \
+	  if [ -x /usr/bin/chromium ] || [ -x /usr/lib/chromium/chromium ]; then \
+	    $(PY) -m pytest -q tests/browser -p no:cacheprovider; \
+	  else echo "NOTICE: Chromium is not installed: browser and JupyterLab tests skipped (apt-get install -y chromium chromium-driver)"; fi; \
+	else echo "no browser tests yet"; fi
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab book
+
+assignments: $(STAMP)
+	$(PY) book/assignments/build_assignments.py _build/assignments
+
+bench:
+	test -d $(VENV) || $(MAKE) $(STAMP)
+	$(PY) -m pip install --quiet -r benchmarks/requirements-bench.txt
+	$(PY) benchmarks/run_benchmarks.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check rdplib tests benchmarks
+
+clean:
+	rm -rf _build dist .pytest_cache .ruff_cache .hypothesis .jupyter_cache
+	find . -name __pycache__ -not -path './.venv/*' -prune -exec rm -rf {} +

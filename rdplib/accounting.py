@@ -1,0 +1,166 @@
+"""Privacy accounting: composition, group privacy, and thresholding unknown categories."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._validation import as_rng, check_delta, check_epsilon, check_int, check_real
+
+__all__ = [
+    "basic_composition",
+    "group_privacy",
+    "threshold_delta",
+    "threshold_for_delta",
+    "thresholded_histogram",
+]
+
+
+def basic_composition(budgets: Iterable[tuple[float, float]]) -> tuple[float, float]:
+    """Basic composition: running ``(ε_i, δ_i)``-DP mechanisms together is ``(Σε_i, Σδ_i)``-DP.
+
+    Parameters
+    ----------
+    budgets : iterable of (epsilon, delta) pairs
+        One pair per mechanism; ``epsilon > 0`` and ``0 <= delta < 1``.
+
+    Examples
+    --------
+    >>> basic_composition([(0.5, 1e-6), (0.25, 0.0), (0.25, 1e-6)])
+    (1.0, 2e-06)
+    """
+    if isinstance(budgets, str | bytes) or not isinstance(budgets, Iterable):
+        raise TypeError("budgets: expected an iterable of (epsilon, delta) pairs")
+    total_eps, total_delta = 0.0, 0.0
+    count = 0
+    for i, pair in enumerate(budgets):
+        try:
+            eps, delta = pair
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"budgets[{i}]: expected an (epsilon, delta) pair, got {pair!r}"
+            ) from exc
+        total_eps += check_epsilon(eps, f"budgets[{i}] epsilon")
+        total_delta += check_delta(delta, f"budgets[{i}] delta")
+        count += 1
+    if count == 0:
+        raise ValueError("budgets: must contain at least one (epsilon, delta) pair")
+    return total_eps, total_delta
+
+
+def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
+    """Guarantee for datasets differing in ``k`` records: ``(kε, k e^{(k-1)ε} δ)``.
+
+    This is the tight form of the group-privacy bound obtained by chaining
+    ``k`` neighbouring steps. (Some notes state the looser ``k e^{kε} δ``.)
+
+    Examples
+    --------
+    >>> group_privacy(0.1, 1e-6, 1)
+    (0.1, 1e-06)
+    >>> eps, delta = group_privacy(0.5, 1e-6, 3)
+    >>> round(eps, 3), round(delta / 1e-6, 4)
+    (1.5, 8.1548)
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    k = check_int(k, "k", minimum=1)
+    return k * epsilon, k * math.exp((k - 1) * epsilon) * delta
+
+
+def _threshold_delta_array(threshold: np.ndarray, epsilon: float) -> np.ndarray:
+    excess = threshold - 1.0
+    with np.errstate(over="ignore"):
+        upper_tail = 0.5 * np.exp(-epsilon * np.maximum(excess, 0.0))
+        lower_side = 1.0 - 0.5 * np.exp(-epsilon * np.maximum(-excess, 0.0))
+    return np.where(excess >= 0, upper_tail, lower_side)
+
+
+def threshold_delta(threshold: ArrayLike, epsilon: float) -> np.ndarray | float:
+    """Probability ``P[1 + Lap(1/ε) >= threshold]`` that a singleton category is released.
+
+    Under add/remove neighbours, a category that only one person holds has a true
+    count of 1 in one dataset and does not exist in the other; this probability is
+    the δ of the thresholded histogram. For ``T >= 1`` it equals
+    ``exp(-ε (T - 1)) / 2``.
+
+    Examples
+    --------
+    >>> round(threshold_delta(5, np.log(3)), 5)  # 1/(2 * 3**4)
+    0.00617
+    """
+    epsilon = check_epsilon(epsilon)
+    arr = np.asarray(threshold, dtype=float) if not isinstance(threshold, bool) else None
+    if arr is None or arr.dtype == object:
+        raise TypeError("threshold: expected a real number or an array of them")
+    if np.any(np.isnan(arr)):
+        raise ValueError("threshold: must not be NaN")
+    out = _threshold_delta_array(arr, epsilon)
+    return float(out) if out.ndim == 0 else out
+
+
+def threshold_for_delta(delta: float, epsilon: float) -> int:
+    """Smallest integer threshold ``T`` with ``threshold_delta(T, epsilon) <= delta``.
+
+    Examples
+    --------
+    >>> threshold_for_delta(0.5 / 81, np.log(3))
+    5
+    >>> threshold_for_delta(1e-7, np.log(3))  # n = 10**6 users, n * delta = 0.1
+    16
+    """
+    delta = check_delta(delta, allow_zero=False)
+    epsilon = check_epsilon(epsilon)
+    # Closed form, then a guard against floating-point rounding on either side.
+    if delta < 0.5:
+        t = math.ceil(1.0 + math.log(1.0 / (2.0 * delta)) / epsilon)
+    else:
+        t = math.ceil(1.0 + math.log(2.0 * (1.0 - delta)) / epsilon)
+    while threshold_delta(t - 1, epsilon) <= delta:
+        t -= 1
+    while threshold_delta(t, epsilon) > delta:
+        t += 1
+    return int(t)
+
+
+def thresholded_histogram(
+    items: ArrayLike, epsilon: float, threshold: float, rng: Any = None
+) -> dict[Any, float]:
+    """Histogram of unknown categories: Laplace(1/ε) noise on each count, keep counts >= threshold.
+
+    Each person contributes one item. Only categories present in ``items`` are
+    considered (the domain is not known in advance), so an empty category is
+    never released, and a category with a small count is released only with small
+    probability: the mechanism is (ε, δ)-DP with ``δ = threshold_delta(threshold, ε)``.
+
+    Returns
+    -------
+    dict
+        Category -> noisy count, for the categories whose noisy count reached the
+        threshold, in sorted category order.
+
+    Examples
+    --------
+    >>> items = ["cat"] * 500 + ["dog"] * 300 + ["emu"]
+    >>> released = thresholded_histogram(items, np.log(3), threshold=5, rng=0)
+    >>> sorted(released)
+    ['cat', 'dog']
+    """
+    epsilon = check_epsilon(epsilon)
+    threshold = check_real(threshold, "threshold")
+    values = np.asarray(items)
+    if values.ndim != 1:
+        raise ValueError(f"items: must be a one-dimensional sequence, got shape {values.shape}")
+    if values.size == 0:
+        return {}
+    categories, counts = np.unique(values, return_counts=True)
+    rng = as_rng(rng)
+    noisy = counts + rng.laplace(0.0, 1.0 / epsilon, size=counts.shape)
+    keep = noisy >= threshold
+    return {cat.item() if hasattr(cat, "item") else cat: float(c)
+            for cat, c in zip(categories[keep], noisy[keep], strict=True)}
+

@@ -1,0 +1,11 @@
+"""ipywidgets explorers, one (or more) per chapter.
+
+Every explorer is an :class:`Explorer`: sliders that drive a readout of key
+numbers (``explorer.results``) and a matplotlib figure. In the rendered book a
+static figure of a few slider settings stands beside each explorer.
+"""
+
+from ._base import Explorer, format_number
+from .randomized_response import rr_explorer, rr_simulation
+
+__all__ = ["Explorer", "format_number", "rr_explorer", "rr_simulation"]

@@ -1,0 +1,110 @@
+"""The common shape of every explorer: sliders, a readout of key numbers, and a figure."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+
+
+def format_number(value: Any) -> str:
+    """Format a readout value: integers plainly, floats with 4 significant digits."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return html.escape(str(value))
+
+
+def _in_ipython() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with ipywidgets
+        return False
+    return get_ipython() is not None
+
+
+class Explorer(widgets.VBox):
+    """An interactive explorer: ``controls`` drive ``compute`` (numbers) and ``draw`` (a figure).
+
+    Parameters
+    ----------
+    controls : mapping of name -> ipywidgets value widget
+        The sliders; their names are the keyword arguments of ``compute``.
+    compute : callable
+        ``compute(**values)`` returns a dict of named results (numbers shown in
+        the readout table). It must be deterministic (seed any randomness).
+    draw : callable, optional
+        ``draw(ax, results, **values)`` draws the figure on a fresh axes.
+    title : str
+        Shown above the controls.
+
+    Attributes
+    ----------
+    results : dict
+        The latest output of ``compute``; tests read it after moving a slider.
+    readout : ipywidgets.HTML
+        The rendered table of ``results``.
+    """
+
+    def __init__(
+        self,
+        controls: Mapping[str, widgets.ValueWidget],
+        compute: Callable[..., dict[str, Any]],
+        draw: Callable[..., None] | None = None,
+        title: str = "",
+        figsize: tuple[float, float] = (7.0, 3.6),
+    ) -> None:
+        self.controls = dict(controls)
+        self._compute = compute
+        self._draw = draw
+        self._figsize = figsize
+        self.results: dict[str, Any] = {}
+        self.readout = widgets.HTML()
+        self.figure = widgets.Output()
+        header = [widgets.HTML(f"<b>{html.escape(title)}</b>")] if title else []
+        super().__init__(
+            [*header, widgets.VBox(list(self.controls.values())), self.readout, self.figure]
+        )
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.update()
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """Current slider values by name."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def _on_change(self, change: Any) -> None:
+        self.update()
+
+    def update(self) -> None:
+        """Recompute the results and redraw (called on every slider move)."""
+        values = self.values
+        self.results = self._compute(**values)
+        rows = "".join(
+            f"<tr><td style='padding-right:1em'>{html.escape(k)}</td>"
+            f"<td style='text-align:right'>{format_number(v)}</td></tr>"
+            for k, v in self.results.items()
+        )
+        self.readout.value = f"<table>{rows}</table>"
+        if self._draw is not None:
+            fig, ax = plt.subplots(figsize=self._figsize)
+            self._draw(ax, self.results, **values)
+            fig.tight_layout()
+            if _in_ipython():
+                from IPython.display import display
+
+                self.figure.clear_output(wait=True)
+                with self.figure:
+                    display(fig)
+            plt.close(fig)
+
+    def readout_text(self) -> str:
+        """The readout as plain text, ``name: value`` per line."""
+        return "\n".join(f"{k}: {format_number(v)}" for k, v in self.results.items())
