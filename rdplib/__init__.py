@@ -40,6 +40,15 @@ from .mechanisms import (
     rr_variance,
 )
 
+from . import accuracy, attacks, discrete, properties, rdp, sensitivity, thresholding
+from .accuracy import *  # noqa: F403
+from .attacks import *  # noqa: F403
+from .discrete import *  # noqa: F403
+from .properties import *  # noqa: F403
+from .rdp import *  # noqa: F403
+from .sensitivity import *  # noqa: F403
+from .thresholding import *  # noqa: F403
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -77,3 +86,8 @@ __all__ = [
     "AuditResult",
     "clopper_pearson",
 ]
+
+# Chapter helper modules define their own __all__; re-export those names too.
+for _module in (accuracy, attacks, discrete, properties, rdp, sensitivity, thresholding):
+    __all__ += [name for name in _module.__all__ if name not in __all__]
+del _module

@@ -22,16 +22,22 @@ def set_book_style() -> None:
 
 set_book_style()
 
-from .randomized_response import (  # noqa: E402
-    plot_rr_estimate_distribution,
-    plot_rr_likelihood_ratio,
-    plot_rr_variance,
-)
+__all__ = ["STYLE_PATH", "set_book_style"]
 
-__all__ = [
-    "STYLE_PATH",
-    "set_book_style",
-    "plot_rr_estimate_distribution",
-    "plot_rr_likelihood_ratio",
-    "plot_rr_variance",
-]
+
+def _gather_chapter_modules() -> None:
+    """Import every chapter module of this package and re-export its ``__all__``."""
+    import importlib
+    import pkgutil
+
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for name in getattr(module, "__all__", []):
+            globals()[name] = getattr(module, name)
+            if name not in __all__:
+                __all__.append(name)
+
+
+_gather_chapter_modules()

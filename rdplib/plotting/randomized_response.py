@@ -6,6 +6,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from numpy.typing import ArrayLike
 
+__all__ = ["plot_rr_likelihood_ratio", "plot_rr_variance", "plot_rr_estimate_distribution"]
+
 
 def plot_rr_likelihood_ratio(
     epsilons: ArrayLike, empirical_ratios: ArrayLike, ax: plt.Axes | None = None

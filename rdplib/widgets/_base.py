@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import io
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,14 +20,6 @@ def format_number(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     return html.escape(str(value))
-
-
-def _in_ipython() -> bool:
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with ipywidgets
-        return False
-    return get_ipython() is not None
 
 
 class Explorer(widgets.VBox):
@@ -50,6 +43,9 @@ class Explorer(widgets.VBox):
         The latest output of ``compute``; tests read it after moving a slider.
     readout : ipywidgets.HTML
         The rendered table of ``results``.
+    figure : ipywidgets.Image
+        The figure as PNG bytes (an image widget, so the explorer needs no
+        output capture and works the same in JupyterLab, Colab and tests).
     """
 
     def __init__(
@@ -66,7 +62,7 @@ class Explorer(widgets.VBox):
         self._figsize = figsize
         self.results: dict[str, Any] = {}
         self.readout = widgets.HTML()
-        self.figure = widgets.Output()
+        self.figure = widgets.Image(format="png")
         header = [widgets.HTML(f"<b>{html.escape(title)}</b>")] if title else []
         super().__init__(
             [*header, widgets.VBox(list(self.controls.values())), self.readout, self.figure]
@@ -97,13 +93,10 @@ class Explorer(widgets.VBox):
             fig, ax = plt.subplots(figsize=self._figsize)
             self._draw(ax, self.results, **values)
             fig.tight_layout()
-            if _in_ipython():
-                from IPython.display import display
-
-                self.figure.clear_output(wait=True)
-                with self.figure:
-                    display(fig)
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=90)
             plt.close(fig)
+            self.figure.value = buffer.getvalue()
 
     def readout_text(self) -> str:
         """The readout as plain text, ``name: value`` per line."""

@@ -57,3 +57,6 @@ def rr_explorer(seed: int = 0, num_surveys: int = 400) -> Explorer:
         "p": widgets.FloatSlider(value=0.3, min=0.0, max=1.0, step=0.05, description="p"),
     }
     return Explorer(controls, compute, draw, title="Randomized response: spread of the estimate")
+
+
+__all__ = ["rr_explorer", "rr_simulation"]
