@@ -10,6 +10,18 @@ teaches. Randomness is taken as ``rng=None | int | numpy.random.Generator``.
    OpenDP instead.
 """
 
+from . import (
+    accuracy,
+    attacks,
+    audit,
+    datadep,
+    discrete,
+    local,
+    properties,
+    rdp,
+    sensitivity,
+    thresholding,
+)
 from .accounting import (
     basic_composition,
     group_privacy,
@@ -17,8 +29,13 @@ from .accounting import (
     threshold_for_delta,
     thresholded_histogram,
 )
+from .accuracy import *  # noqa: F403
+from .attacks import *  # noqa: F403
+from .audit import *  # noqa: F403
 from .audit import AuditResult, audit_epsilon, clopper_pearson
+from .datadep import *  # noqa: F403
 from .datadep import laplace_with_scale, pairwise_h_values, quantile_scale
+from .discrete import *  # noqa: F403
 from .histograms import (
     dp_histogram,
     histogram_counts,
@@ -27,6 +44,7 @@ from .histograms import (
     rdp_condition_holds,
     rdp_histogram,
 )
+from .local import *  # noqa: F403
 from .local import CountMeanSketch
 from .mechanisms import (
     clipped_mean,
@@ -39,11 +57,6 @@ from .mechanisms import (
     rr_flip_probability,
     rr_variance,
 )
-
-from . import accuracy, attacks, discrete, properties, rdp, sensitivity, thresholding
-from .accuracy import *  # noqa: F403
-from .attacks import *  # noqa: F403
-from .discrete import *  # noqa: F403
 from .properties import *  # noqa: F403
 from .rdp import *  # noqa: F403
 from .sensitivity import *  # noqa: F403
@@ -88,6 +101,8 @@ __all__ = [
 ]
 
 # Chapter helper modules define their own __all__; re-export those names too.
-for _module in (accuracy, attacks, discrete, properties, rdp, sensitivity, thresholding):
+for _module in (
+    accuracy, attacks, audit, datadep, discrete, local, properties, rdp, sensitivity, thresholding
+):
     __all__ += [name for name in _module.__all__ if name not in __all__]
 del _module

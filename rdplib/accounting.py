@@ -26,7 +26,13 @@ def basic_composition(budgets: Iterable[tuple[float, float]]) -> tuple[float, fl
     Parameters
     ----------
     budgets : iterable of (epsilon, delta) pairs
-        One pair per mechanism; ``epsilon > 0`` and ``0 <= delta < 1``.
+        One pair per mechanism (at least one); ``epsilon > 0`` and ``0 <= delta < 1``.
+
+    Returns
+    -------
+    tuple of float
+        ``(total_epsilon, total_delta)``, correctly rounded sums (so independent
+        of the order of ``budgets``).
 
     Examples
     --------
@@ -35,8 +41,7 @@ def basic_composition(budgets: Iterable[tuple[float, float]]) -> tuple[float, fl
     """
     if isinstance(budgets, str | bytes) or not isinstance(budgets, Iterable):
         raise TypeError("budgets: expected an iterable of (epsilon, delta) pairs")
-    total_eps, total_delta = 0.0, 0.0
-    count = 0
+    epsilons, deltas = [], []
     for i, pair in enumerate(budgets):
         try:
             eps, delta = pair
@@ -44,12 +49,12 @@ def basic_composition(budgets: Iterable[tuple[float, float]]) -> tuple[float, fl
             raise TypeError(
                 f"budgets[{i}]: expected an (epsilon, delta) pair, got {pair!r}"
             ) from exc
-        total_eps += check_epsilon(eps, f"budgets[{i}] epsilon")
-        total_delta += check_delta(delta, f"budgets[{i}] delta")
-        count += 1
-    if count == 0:
+        epsilons.append(check_epsilon(eps, f"budgets[{i}] epsilon"))
+        deltas.append(check_delta(delta, f"budgets[{i}] delta"))
+    if not epsilons:
         raise ValueError("budgets: must contain at least one (epsilon, delta) pair")
-    return total_eps, total_delta
+    # math.fsum is correctly rounded, so the totals do not depend on the order of the budgets.
+    return math.fsum(epsilons), math.fsum(deltas)
 
 
 def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
@@ -57,6 +62,21 @@ def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
 
     This is the tight form of the group-privacy bound obtained by chaining
     ``k`` neighbouring steps. (Some notes state the looser ``k e^{kε} δ``.)
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter of the mechanism, ``> 0``.
+    delta : float
+        Its δ, in [0, 1).
+    k : int
+        Group size, an integer ``>= 1``.
+
+    Returns
+    -------
+    tuple of float
+        ``(k epsilon, k e^{(k-1) epsilon} delta)``; the δ can exceed 1 (a vacuous
+        bound) and is ``inf`` when it overflows.
 
     Examples
     --------
@@ -69,7 +89,13 @@ def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     k = check_int(k, "k", minimum=1)
-    return k * epsilon, k * math.exp((k - 1) * epsilon) * delta
+    if delta == 0.0:
+        return k * epsilon, 0.0
+    try:
+        growth = math.exp((k - 1) * epsilon)
+    except OverflowError:  # a huge group: the bound on delta is vacuous
+        return k * epsilon, math.inf
+    return k * epsilon, k * growth * delta
 
 
 def _threshold_delta_array(threshold: np.ndarray, epsilon: float) -> np.ndarray:
@@ -88,15 +114,30 @@ def threshold_delta(threshold: ArrayLike, epsilon: float) -> np.ndarray | float:
     the δ of the thresholded histogram. For ``T >= 1`` it equals
     ``exp(-ε (T - 1)) / 2``.
 
+    Parameters
+    ----------
+    threshold : float or array_like
+        Release threshold(s) ``T``.
+    epsilon : float
+        Privacy parameter of the Laplace noise, ``> 0``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The probability, same shape as ``threshold``.
+
     Examples
     --------
     >>> round(threshold_delta(5, np.log(3)), 5)  # 1/(2 * 3**4)
     0.00617
     """
     epsilon = check_epsilon(epsilon)
-    arr = np.asarray(threshold, dtype=float) if not isinstance(threshold, bool) else None
-    if arr is None or arr.dtype == object:
-        raise TypeError("threshold: expected a real number or an array of them")
+    if isinstance(threshold, bool | np.bool_ | str | bytes):
+        raise TypeError(f"threshold: expected a real number or an array of them, got {type(threshold).__name__}")
+    try:
+        arr = np.asarray(threshold, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"threshold: expected a real number or an array of them ({exc})") from exc
     if np.any(np.isnan(arr)):
         raise ValueError("threshold: must not be NaN")
     out = _threshold_delta_array(arr, epsilon)
@@ -105,6 +146,18 @@ def threshold_delta(threshold: ArrayLike, epsilon: float) -> np.ndarray | float:
 
 def threshold_for_delta(delta: float, epsilon: float) -> int:
     """Smallest integer threshold ``T`` with ``threshold_delta(T, epsilon) <= delta``.
+
+    Parameters
+    ----------
+    delta : float
+        Target δ in (0, 1).
+    epsilon : float
+        Privacy parameter of the Laplace noise, ``> 0``.
+
+    Returns
+    -------
+    int
+        ``T`` such that ``threshold_delta(T) <= delta < threshold_delta(T - 1)``.
 
     Examples
     --------
@@ -136,6 +189,17 @@ def thresholded_histogram(
     considered (the domain is not known in advance), so an empty category is
     never released, and a category with a small count is released only with small
     probability: the mechanism is (ε, δ)-DP with ``δ = threshold_delta(threshold, ε)``.
+
+    Parameters
+    ----------
+    items : sequence, shape (n,)
+        One item (category label) per person; an empty sequence releases nothing.
+    epsilon : float
+        Privacy parameter, ``> 0``.
+    threshold : float
+        Finite release threshold ``T``.
+    rng : None, int or numpy.random.Generator
+        Source of randomness.
 
     Returns
     -------

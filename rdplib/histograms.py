@@ -35,13 +35,41 @@ __all__ = [
 def histogram_counts(cells: ArrayLike, k: int) -> np.ndarray:
     """Count how many of the integer cell labels ``cells`` (in ``0..k-1``) fall in each cell.
 
+    Parameters
+    ----------
+    cells : array_like of int, shape (n,)
+        Cell label of each record.
+    k : int
+        Number of cells, ``>= 1``.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (k,)
+
     Examples
     --------
     >>> histogram_counts([0, 2, 2, 1, 2], k=4)
     array([1, 1, 3, 0])
     """
     k = check_int(k, "k", minimum=1)
-    arr = check_numeric_array(cells, "cells", allow_empty=True)
+    arr = np.asarray(cells)
+    if arr.dtype.kind in "iu":  # integer labels: only the range needs checking (no float copy)
+        if arr.ndim != 1:
+            raise ValueError(f"cells: must be one-dimensional, got shape {arr.shape}")
+        if arr.size == 0:
+            return np.zeros(k, dtype=np.int64)
+        # One pass for the largest label (so a huge label cannot make bincount allocate a
+        # huge array); bincount itself rejects negative labels.
+        counts = None
+        if arr.max() < k:
+            try:
+                counts = np.bincount(arr, minlength=k)
+            except (ValueError, TypeError):  # negative labels
+                counts = None
+        if counts is None:
+            raise ValueError(f"cells: every label must be an integer in 0..{k - 1}")
+        return counts
+    arr = check_numeric_array(arr, "cells", allow_empty=True)
     if arr.ndim != 1:
         raise ValueError(f"cells: must be one-dimensional, got shape {arr.shape}")
     if np.any(arr != np.round(arr)) or np.any(arr < 0) or np.any(arr >= k):
@@ -68,6 +96,7 @@ def dp_histogram(
     epsilon : float
         Privacy parameter, ``> 0``.
     rng : None, int or numpy.random.Generator
+        Source of randomness.
     size : int, optional
         Number of independent releases; the result then has shape ``(size, k)``.
 
@@ -95,6 +124,19 @@ def dp_histogram(
 
 def rdp_condition_holds(k: int, n: int, gamma: float) -> bool:
     """Whether ``2k <= γn``, the condition under which the sparse mechanism skips empty cells.
+
+    Parameters
+    ----------
+    k : int
+        Number of cells, ``>= 1``.
+    n : int
+        Number of observations, ``>= 1``.
+    gamma : float
+        RDP parameter in (0, 1).
+
+    Returns
+    -------
+    bool
 
     Examples
     --------
@@ -124,15 +166,22 @@ def rdp_histogram(
     Parameters
     ----------
     counts : array_like of non-negative integers, shape (k,)
+        The cell counts; ``n = counts.sum() >= 1``.
     epsilon : float
         Privacy parameter, ``> 0``.
     gamma : float
         Probability (over the data) that the ε-bound may fail, in ``(0, 1)``.
     rng : None, int or numpy.random.Generator
+        Source of randomness.
     size : int, optional
         Number of independent releases (result shape ``(size, k)``).
     require_sparse : bool
         If True, raise ``ValueError`` instead of falling back when ``2k > γn``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released proportions, shape ``(k,)`` or ``(size, k)``.
 
     Examples
     --------
@@ -173,8 +222,22 @@ def project_to_histograms(z: ArrayLike, n: int) -> np.ndarray:
     ``2 floor(w_i) + 1 - 2 w_i`` (or +1 when ``w_i <= 0``); later units cost +1.
     Start from ``b = floor(max(w, 0))``; if ``sum(b) < n`` add the cheapest
     straddling units (then spread any remainder evenly), otherwise remove the
-    surplus, which costs the same wherever it is taken, from the smallest cells
-    first. One sort per vector: O(k log k).
+    surplus, which costs +1 wherever it is taken, from the smallest cells
+    first. Ties are broken by cell index. Adding needs only a selection
+    (``numpy.partition``, O(k)); removing needs one sort, O(k log k).
+
+    Parameters
+    ----------
+    z : array_like, shape (..., k)
+        Finite vector(s) to project, e.g. the output of :func:`dp_histogram`.
+    n : int
+        Number of observations, ``>= 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape as ``z``: non-negative multiples of ``1/n`` summing to 1
+        along the last axis.
 
     Examples
     --------
@@ -186,34 +249,71 @@ def project_to_histograms(z: ArrayLike, n: int) -> np.ndarray:
         raise ValueError("z: must have at least one dimension (the k cells)")
     n = check_int(n, "n", minimum=1)
     w = arr * n
-    k = w.shape[-1]
+    if not np.all(np.abs(w) <= 2.0**52):  # beyond this, floats no longer hold every integer
+        raise ValueError(f"z: every |z_i| * n must be at most 2**52 (n = {n}); got a larger entry")
     base = np.floor(np.maximum(w, 0.0))
-    base_total = base.sum(axis=-1, keepdims=True)
-    shortfall = n - base_total  # > 0: units to add; < 0: units to remove
-
-    # --- adding units: cheapest straddling increments first ---
-    step_cost = np.where(w > 0, 2.0 * base + 1.0 - 2.0 * w, 1.0)
-    order = np.argsort(step_cost, axis=-1, kind="stable")
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(k), axis=-1)
-    to_add = np.maximum(shortfall, 0.0)
-    add = to_add // k + (rank < (to_add % k))
-
-    # --- removing units: take the surplus from the smallest cells first ---
-    surplus = np.maximum(-shortfall, 0.0)
-    order_small = np.argsort(base, axis=-1, kind="stable")
-    sorted_base = np.take_along_axis(base, order_small, axis=-1)
-    before = np.cumsum(sorted_base, axis=-1) - sorted_base
-    removed_sorted = np.clip(surplus - before, 0.0, sorted_base)
-    removed = np.empty_like(removed_sorted)
-    np.put_along_axis(removed, order_small, removed_sorted, axis=-1)
-
-    counts = base + add - removed
+    shortfall = n - base.sum(axis=-1, keepdims=True)  # > 0: units to add; < 0: to remove
+    counts = base
+    if np.any(shortfall > 0):
+        counts = counts + _units_to_add(w, base, np.maximum(shortfall, 0.0))
+    if np.any(shortfall < 0):
+        counts = counts - _units_to_remove(base, np.maximum(-shortfall, 0.0))
     return counts / n
+
+
+def _kth_smallest(values: np.ndarray, kth: np.ndarray) -> np.ndarray:
+    """The ``kth``-smallest entry (0-based, one ``kth`` per row) along the last axis."""
+    if values.ndim == 1:
+        return np.partition(values, int(kth[0]))[int(kth[0]) : int(kth[0]) + 1]  # O(k)
+    return np.take_along_axis(np.sort(values, axis=-1), kth.astype(np.intp), axis=-1)
+
+
+def _units_to_add(w: np.ndarray, base: np.ndarray, to_add: np.ndarray) -> np.ndarray:
+    """Units added on top of ``base``: the cheapest straddling increments (ties by index)."""
+    k = w.shape[-1]
+    # Cost of the unit that straddles w_i (in (-1, 1]); every later unit costs +1.
+    step_cost = np.where(w > 0, 2.0 * base + 1.0 - 2.0 * w, 1.0)
+    per_cell, extra = to_add // k, to_add % k  # every cell gets per_cell; `extra` cells one more
+    # The `extra` cheapest cells, ties broken by index (as a stable sort would): select
+    # by a threshold value instead of sorting, O(k) per vector.
+    kth = np.maximum(extra - 1, 0)
+    cutoff = _kth_smallest(step_cost, kth)
+    below = step_cost < cutoff
+    at = step_cost == cutoff
+    still_needed = extra - below.sum(axis=-1, keepdims=True)
+    chosen = below | (at & (np.cumsum(at, axis=-1) <= still_needed))
+    return per_cell + (chosen & (extra > 0))
+
+
+def _units_to_remove(base: np.ndarray, surplus: np.ndarray) -> np.ndarray:
+    """Units taken from ``base`` (each costs +1 anywhere): smallest cells first, ties by index."""
+    sorted_base = np.sort(base, axis=-1)
+    reached = np.cumsum(sorted_base, axis=-1) < surplus
+    # The cells strictly below `cutoff` are emptied; cells equal to it are emptied in index
+    # order until the surplus is used up (identical to a greedy pass over a stable sort).
+    position = np.minimum(reached.sum(axis=-1, keepdims=True), base.shape[-1] - 1)
+    cutoff = np.take_along_axis(sorted_base, position.astype(np.intp), axis=-1)
+    below = base < cutoff
+    remaining = surplus - np.where(below, base, 0.0).sum(axis=-1, keepdims=True)
+    at = base == cutoff
+    rank_at = np.cumsum(at, axis=-1) - 1.0
+    from_at = np.where(at, np.clip(remaining - rank_at * cutoff, 0.0, cutoff), 0.0)
+    removed = np.where(below, base, from_at)
+    return np.where(surplus > 0, removed, 0.0)
 
 
 def l1_loss(a: ArrayLike, b: ArrayLike) -> np.ndarray | float:
     """L1 distance ``sum |a - b|`` over the last axis (batched when inputs are 2-D).
+
+    Parameters
+    ----------
+    a, b : array_like, shape (..., k)
+        Finite vectors with the same last dimension (leading axes broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A float for 1-D inputs, otherwise one distance per row.
 
     Examples
     --------
@@ -222,6 +322,9 @@ def l1_loss(a: ArrayLike, b: ArrayLike) -> np.ndarray | float:
     """
     a = check_numeric_array(a, "a")
     b = check_numeric_array(b, "b")
+    for name, arr in (("a", a), ("b", b)):
+        if arr.ndim == 0:
+            raise ValueError(f"{name}: must have at least one dimension (the k cells), got a scalar")
     try:
         diff = np.abs(a - b)
     except ValueError as exc:

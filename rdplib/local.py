@@ -1,4 +1,21 @@
-"""Local differential privacy: the private count-mean sketch (Apple's CMS)."""
+"""Local differential privacy: the private count-mean sketch and randomized-response baselines.
+
+In the local model every user randomises their own value before it leaves
+their device, so the server never sees raw data. This module implements
+Apple's private count-mean sketch (CMS) and two randomized-response baselines
+for the same task (estimating how many users hold each item):
+
+* :class:`CountMeanSketch` -- hash to ``width`` buckets, one-hot encode, flip
+  every bit with probability ``1/(e^{ε/2}+1)``;
+* :func:`unary_rr_counts` -- one randomized-response bit per candidate item
+  (the sketch without hashing, so it needs the full dictionary);
+* :func:`kary_randomized_response` -- report one item, the true one with
+  probability ``e^ε/(e^ε + K - 1)``.
+
+Every simulation is vectorised over users (or, for the ``*_counts``
+shortcuts, draws the exact distribution of the aggregate from the item
+counts, so millions of users cost nothing).
+"""
 
 from __future__ import annotations
 
@@ -9,30 +26,65 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import as_rng, check_epsilon, check_int, check_numeric_array
+from ._validation import (
+    as_rng,
+    check_counts,
+    check_epsilon,
+    check_int,
+    check_numeric_array,
+    check_positive,
+)
 
-__all__ = ["CountMeanSketch"]
+__all__ = [
+    "CountMeanSketch",
+    "cms_flip_probability",
+    "cms_variance",
+    "zipf_counts",
+    "items_from_counts",
+    "unary_rr_counts",
+    "unary_rr_variance",
+    "kary_randomized_response",
+    "kary_rr_estimate",
+    "kary_rr_variance",
+]
 
-_PRIME = np.uint64(2**31 - 1)
+def _splitmix64(keys: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser: a fast, well-mixing bijection of uint64 (wrap-around arithmetic)."""
+    z = np.asarray(keys, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 def _item_keys(items: ArrayLike) -> np.ndarray:
-    """Map items (integers or strings) to integer keys in [0, 2^31 - 1)."""
+    """Map items (integers or strings) to 64-bit keys (integers as themselves, strings by BLAKE2b)."""
     arr = np.asarray(items)
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if np.issubdtype(arr.dtype, np.integer):
-        return (arr.astype(np.int64) % np.int64(_PRIME)).astype(np.uint64)
+        return arr.astype(np.int64).view(np.uint64)
     if arr.dtype.kind in "US":
         uniques, inverse = np.unique(arr, return_inverse=True)
         # One hash per distinct item (not per user): stable across runs and machines.
         keys = np.array(
             [int.from_bytes(hashlib.blake2b(str(u).encode(), digest_size=8).digest(), "little")
-             % int(_PRIME) for u in uniques],
+             for u in uniques],
             dtype=np.uint64,
         )
         return keys[inverse.reshape(arr.shape)]
     raise TypeError(f"items: expected integers or strings, got dtype {arr.dtype}")
+
+
+def cms_flip_probability(epsilon: float) -> float:
+    """Probability ``1/(e^{ε/2} + 1)`` with which the sketch's client flips each bit.
+
+    Examples
+    --------
+    >>> round(cms_flip_probability(2 * np.log(3)), 4)  # e^{ε/2} = 3
+    0.25
+    """
+    epsilon = check_epsilon(epsilon)
+    return 1.0 / (math.exp(epsilon / 2.0) + 1.0)
 
 
 class CountMeanSketch:
@@ -46,8 +98,9 @@ class CountMeanSketch:
     ``num_hashes x width`` matrix (scaled by ``num_hashes``), and estimate the
     count of item ``d`` as ``w/(w-1) * (mean_j M[j, h_j(d)] - N/w)``.
 
-    The hash family ``((a key + b) mod p) mod width`` is drawn from ``rng`` at
-    construction, so estimates are unbiased over that draw.
+    The hash functions (a 64-bit mixing function keyed by a random seed per
+    hash, reduced modulo ``width``) are drawn from ``rng`` at construction;
+    estimates are unbiased over that draw.
 
     Parameters
     ----------
@@ -58,6 +111,15 @@ class CountMeanSketch:
     width : int
         Length ``w >= 2`` of each report vector.
     rng : None, int or numpy.random.Generator
+        Draws the hash functions, then the clients' randomness.
+
+    Attributes
+    ----------
+    sketch : numpy.ndarray
+        The ``num_hashes x width`` matrix of debiased, scaled sums.
+    num_reports : int
+        How many reports have been aggregated.
+    flip_probability : float
 
     Examples
     --------
@@ -73,55 +135,114 @@ class CountMeanSketch:
         self.epsilon = check_epsilon(epsilon)
         self.num_hashes = check_int(num_hashes, "num_hashes", minimum=1)
         self.width = check_int(width, "width", minimum=2)
+        if self.width > 2**20:
+            raise ValueError(f"width: must be an integer in 2..{2**20}, got {self.width}")
         self.rng = as_rng(rng)
-        self.flip_probability = 1.0 / (math.exp(self.epsilon / 2.0) + 1.0)
-        self._a = self.rng.integers(1, int(_PRIME), size=self.num_hashes, dtype=np.uint64)
-        self._b = self.rng.integers(0, int(_PRIME), size=self.num_hashes, dtype=np.uint64)
+        self.flip_probability = cms_flip_probability(self.epsilon)
+        # One random 64-bit seed per hash function; h_j(x) = splitmix64(key(x) XOR seed_j) mod w.
+        self._seeds = self.rng.integers(0, 2**63, size=self.num_hashes, dtype=np.uint64)
         self.sketch = np.zeros((self.num_hashes, self.width))
         self.num_reports = 0
+
+    def __repr__(self) -> str:
+        return (f"CountMeanSketch(epsilon={self.epsilon:g}, num_hashes={self.num_hashes}, "
+                f"width={self.width}, num_reports={self.num_reports})")
 
     # -- hashing -------------------------------------------------------------
     def hash(self, items: ArrayLike, hash_index: ArrayLike | None = None) -> np.ndarray:
         """Column ``h_j(item)``: for every hash ``j`` (shape ``(..., m)``) or the given ``j``."""
         keys = _item_keys(items)
         if hash_index is None:
-            return (((keys[..., None] * self._a + self._b) % _PRIME) % np.uint64(self.width)).astype(np.int64)
-        j = np.asarray(hash_index, dtype=np.int64)
-        return (((keys * self._a[j] + self._b[j]) % _PRIME) % np.uint64(self.width)).astype(np.int64)
+            mixed = _splitmix64(keys[..., None] ^ self._seeds)
+        else:
+            j = self._check_hash_index(hash_index)
+            mixed = _splitmix64(keys ^ self._seeds[j])
+        return (mixed % np.uint64(self.width)).astype(np.int64)
+
+    def _check_hash_index(self, hash_index: ArrayLike) -> np.ndarray:
+        j = check_numeric_array(hash_index, "hash_index", allow_empty=True)
+        if np.any(j != np.round(j)) or np.any((j < 0) | (j >= self.num_hashes)):
+            raise ValueError(f"hash_index: every entry must be an integer in 0..{self.num_hashes - 1}")
+        return j.astype(np.int64)
 
     # -- client ----------------------------------------------------------------
-    def encode(self, items: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """Privatise one item per user: returns ``(reports, hash_indices)``.
+    def encode(self, item: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """Privatise ``item`` (one item, or an array with one item per user).
 
-        ``reports`` has shape ``(num_users, width)`` with 0/1 entries; use
-        :meth:`collect` for very many users, which never stores the reports.
+        Returns ``(reports, hash_indices)``: ``reports`` has shape
+        ``(num_users, width)`` with 0/1 entries and ``hash_indices`` the hash each
+        user picked. The pair is what the users send; pass it to
+        :meth:`aggregate`. Use :meth:`collect` for very many users, which never
+        stores the reports.
         """
-        keys_shape = np.shape(items)
+        keys_shape = np.shape(item)
         num_users = 1 if keys_shape == () else keys_shape[0]
         j = self.rng.integers(0, self.num_hashes, size=num_users)
-        cols = self.hash(np.atleast_1d(items), j)
+        cols = self.hash(np.atleast_1d(item), j)
         onehot = np.zeros((num_users, self.width), dtype=np.int8)
         onehot[np.arange(num_users), cols] = 1
         flips = self.rng.random(onehot.shape) < self.flip_probability
         return np.where(flips, 1 - onehot, onehot).astype(np.int8), j
 
-    # -- server ----------------------------------------------------------------
-    def aggregate(self, reports: ArrayLike, hash_indices: ArrayLike) -> None:
-        """Debias the reports and add them to the sketch matrix."""
+    def report_log_probability(self, reports: ArrayLike, hash_indices: ArrayLike, item: Any) -> np.ndarray:
+        """Exact log-probability that a user holding ``item`` sends each ``(report, hash index)``.
+
+        ``P = (1/m) * q^d * (1-q)^(w-d)`` where ``d`` is the number of bits in
+        which the report differs from the one-hot vector of ``h_j(item)``.
+        Used to check the ε-DP claim exactly.
+        """
         reports = check_numeric_array(reports, "reports")
-        hash_indices = np.asarray(hash_indices)
+        reports = np.atleast_2d(reports)
+        if reports.shape[-1] != self.width or not np.all((reports == 0) | (reports == 1)):
+            raise ValueError(f"reports: must be 0/1 vectors of length {self.width}")
+        j = self._check_hash_index(np.atleast_1d(hash_indices))
+        if j.shape != reports.shape[:1]:
+            raise ValueError("hash_indices: must have one entry per report")
+        cols = self.hash(np.full(j.shape, item), j)
+        onehot = np.zeros_like(reports)
+        onehot[np.arange(j.size), cols] = 1
+        differ = np.sum(reports != onehot, axis=-1)
+        q = self.flip_probability
+        return -math.log(self.num_hashes) + differ * math.log(q) + (self.width - differ) * math.log1p(-q)
+
+    # -- server ----------------------------------------------------------------
+    def aggregate(self, reports: Any, hash_indices: ArrayLike | None = None) -> None:
+        """Debias the reports and add them to the sketch matrix.
+
+        ``reports`` is either the ``(reports, hash_indices)`` pair returned by
+        :meth:`encode`, or the report vectors with ``hash_indices`` given
+        separately.
+        """
+        if hash_indices is None:
+            if not (isinstance(reports, tuple) and len(reports) == 2):
+                raise TypeError(
+                    "reports: expected the (reports, hash_indices) pair from encode(), "
+                    "or pass hash_indices"
+                )
+            reports, hash_indices = reports
+        reports = check_numeric_array(reports, "reports")
         if reports.ndim != 2 or reports.shape[1] != self.width:
             raise ValueError(f"reports: must have shape (num_users, {self.width}), got {reports.shape}")
+        if not np.all((reports == 0) | (reports == 1)):
+            raise ValueError("reports: every entry must be 0 or 1")
+        hash_indices = self._check_hash_index(hash_indices)
         if hash_indices.shape != (reports.shape[0],):
             raise ValueError("hash_indices: must have one entry per report")
-        if np.any((hash_indices < 0) | (hash_indices >= self.num_hashes)):
-            raise ValueError(f"hash_indices: every entry must lie in 0..{self.num_hashes - 1}")
         q = self.flip_probability
         debiased = (reports - q) / (1.0 - 2.0 * q)
         rows = np.zeros_like(self.sketch)
-        np.add.at(rows, hash_indices.astype(np.int64), debiased)
+        np.add.at(rows, hash_indices, debiased)
         self.sketch += self.num_hashes * rows
         self.num_reports += reports.shape[0]
+
+    def _add_cell_counts(self, ones: np.ndarray, users_per_hash: np.ndarray) -> None:
+        """Draw the reported ones of every cell from its true ones and aggregate."""
+        zeros = users_per_hash[:, None] - ones
+        q = self.flip_probability
+        reported = self.rng.binomial(ones, 1.0 - q) + self.rng.binomial(zeros, q)
+        debiased_sum = (reported - q * users_per_hash[:, None]) / (1.0 - 2.0 * q)
+        self.sketch += self.num_hashes * debiased_sum
+        self.num_reports += int(users_per_hash.sum())
 
     def collect(self, items: ArrayLike) -> None:
         """Simulate every user's report and aggregate them, without storing the reports.
@@ -135,20 +256,228 @@ class CountMeanSketch:
         num_users = items.shape[0]
         j = self.rng.integers(0, self.num_hashes, size=num_users)
         cols = self.hash(items, j)
-        ones = np.zeros((self.num_hashes, self.width), dtype=np.int64)
-        np.add.at(ones, (j, cols), 1)
-        users_per_hash = np.bincount(j, minlength=self.num_hashes)[:, None]
-        zeros = users_per_hash - ones
-        q = self.flip_probability
-        reported = self.rng.binomial(ones, 1.0 - q) + self.rng.binomial(zeros, q)
-        debiased_sum = (reported - q * users_per_hash) / (1.0 - 2.0 * q)
-        self.sketch += self.num_hashes * debiased_sum
-        self.num_reports += num_users
+        cells = self.num_hashes * self.width
+        ones = np.bincount(j * self.width + cols, minlength=cells).reshape(self.num_hashes, self.width)
+        users_per_hash = np.bincount(j, minlength=self.num_hashes)
+        self._add_cell_counts(ones, users_per_hash)
 
-    def estimate(self, items: ArrayLike) -> np.ndarray | float:
-        """Unbiased estimate of how many users hold each item in ``items``."""
-        cols = self.hash(items)  # (..., m)
+    def collect_counts(self, counts: ArrayLike, items: ArrayLike | None = None) -> None:
+        """Like :meth:`collect`, from a histogram: ``counts[i]`` users hold ``items[i]``.
+
+        Each user's hash index is uniform, so the users of one item split over
+        the hashes multinomially; the rest is as in :meth:`collect`. The cost
+        depends on the number of distinct items, not of users. ``items``
+        defaults to ``0, 1, ..., len(counts) - 1``.
+
+        Examples
+        --------
+        >>> cms = CountMeanSketch(4.0, num_hashes=8, width=1024, rng=1)
+        >>> cms.collect_counts([600_000, 300_000, 100_000])
+        >>> np.round(cms.estimate([0, 1, 2]) / 1e6, 2)
+        array([0.6, 0.3, 0.1])
+        """
+        counts = check_counts(counts, "counts")
+        if counts.ndim != 1:
+            raise ValueError(f"counts: must be 1-D, got shape {counts.shape}")
+        items = np.arange(counts.size) if items is None else np.asarray(items)
+        if items.shape != counts.shape:
+            raise ValueError(f"items: must have the shape of counts {counts.shape}, got {items.shape}")
+        per_hash = self.rng.multinomial(counts, np.full(self.num_hashes, 1.0 / self.num_hashes))
+        cols = self.hash(items)  # (K, m)
+        rows = np.broadcast_to(np.arange(self.num_hashes), cols.shape)
+        cells = self.num_hashes * self.width
+        ones = np.bincount((rows * self.width + cols).ravel(), weights=per_hash.ravel(),
+                           minlength=cells).astype(np.int64).reshape(self.num_hashes, self.width)
+        self._add_cell_counts(ones, per_hash.sum(axis=0))
+
+    def estimate(self, item: ArrayLike) -> np.ndarray | float:
+        """Unbiased estimate of how many users hold ``item`` (a float, or an array for an array)."""
+        cols = self.hash(item)  # (..., m)
         values = self.sketch[np.arange(self.num_hashes), cols]
         w = self.width
         est = (values.mean(axis=-1) - self.num_reports / w) * w / (w - 1)
-        return float(est[0]) if np.ndim(items) == 0 else est
+        return float(est[0]) if np.ndim(item) == 0 else est
+
+
+def cms_variance(counts: ArrayLike, epsilon: float, num_hashes: int, width: int) -> np.ndarray:
+    """Mean squared error of every item's count estimate, over the noise and the hash draw.
+
+    With ``N`` users, ``f_d`` of them holding item ``d``, ``q = 1/(e^{ε/2}+1)``
+    and ``c = (1/w)(1 - 1/w)``:
+
+    ``MSE_d = (w/(w-1))^2 [ N e^{ε/2}/(e^{ε/2}-1)^2 + (N - f_d) c (1 - 1/m)
+    + c/m * sum_{d' != d} f_{d'}^2 ]``.
+
+    The first term is the bit-flipping noise, the second the randomness of
+    which hash each user picks, the third collisions with other items (it
+    shrinks with more hashes ``m`` and a wider sketch ``w``). Hash functions are
+    treated as independent and uniform.
+
+    Examples
+    --------
+    >>> mse = cms_variance([600, 300, 100], 4.0, num_hashes=8, width=128)
+    >>> np.round(np.sqrt(mse), 1)
+    array([16.9, 23.5, 25.2])
+    """
+    counts = check_counts(counts, "counts").astype(float)
+    epsilon = check_epsilon(epsilon)
+    m = check_int(num_hashes, "num_hashes", minimum=1)
+    w = check_int(width, "width", minimum=2)
+    n = counts.sum()
+    half = math.exp(epsilon / 2.0)
+    c = (1.0 / w) * (1.0 - 1.0 / w)
+    flips = n * half / (half - 1.0) ** 2
+    hash_choice = (n - counts) * c * (1.0 - 1.0 / m)
+    collisions = c / m * (np.sum(counts**2) - counts**2)
+    return (w / (w - 1.0)) ** 2 * (flips + hash_choice + collisions)
+
+
+def zipf_counts(num_items: int, num_users: int, exponent: float = 1.0, rng: Any = None) -> np.ndarray:
+    """Item counts of ``num_users`` users drawn from a Zipf law over ``num_items`` items.
+
+    Item ``r`` (rank ``r + 1``) has probability proportional to ``(r + 1)^(-exponent)``.
+
+    Examples
+    --------
+    >>> counts = zipf_counts(300, 100_000, rng=0)
+    >>> int(counts.sum()), bool(counts[0] > counts[1] > counts[10])
+    (100000, True)
+    """
+    num_items = check_int(num_items, "num_items", minimum=1)
+    num_users = check_int(num_users, "num_users", minimum=1)
+    exponent = check_positive(exponent, "exponent")
+    weights = np.arange(1, num_items + 1, dtype=float) ** (-exponent)
+    return as_rng(rng).multinomial(num_users, weights / weights.sum())
+
+
+def items_from_counts(counts: ArrayLike, rng: Any = None) -> np.ndarray:
+    """One entry per user: item ``i`` repeated ``counts[i]`` times, in random order.
+
+    Examples
+    --------
+    >>> np.sort(items_from_counts([2, 0, 1], rng=0))
+    array([0, 0, 2])
+    """
+    counts = check_counts(counts, "counts")
+    return as_rng(rng).permutation(np.repeat(np.arange(counts.size), counts))
+
+
+def unary_rr_counts(counts: ArrayLike, epsilon: float, rng: Any = None) -> np.ndarray:
+    """One randomized-response bit per candidate item: debiased count estimates.
+
+    Every user sends a vector of ``K = len(counts)`` bits, the one-hot encoding
+    of their item, each bit flipped with probability ``1/(e^{ε/2}+1)`` (two bits
+    differ between any two users, so this is ε-DP). The number of reported
+    ones of item ``d`` is drawn exactly as ``Binomial(f_d, 1-q) + Binomial(N-f_d, q)``.
+
+    Examples
+    --------
+    >>> est = unary_rr_counts([600_000, 300_000, 100_000], 4.0, rng=0)
+    >>> np.round(est / 1e6, 2)
+    array([0.6, 0.3, 0.1])
+    """
+    counts = check_counts(counts, "counts")
+    q = cms_flip_probability(epsilon)
+    rng = as_rng(rng)
+    n = counts.sum(axis=-1, keepdims=True)
+    ones = rng.binomial(counts, 1.0 - q) + rng.binomial(n - counts, q)
+    return (ones - q * n) / (1.0 - 2.0 * q)
+
+
+def unary_rr_variance(num_users: ArrayLike, epsilon: ArrayLike) -> np.ndarray | float:
+    """Variance ``N e^{ε/2} / (e^{ε/2} - 1)^2`` of every count estimate of :func:`unary_rr_counts`.
+
+    Examples
+    --------
+    >>> round(unary_rr_variance(1_000_000, 4.0))
+    181015
+    """
+    n = np.asarray(num_users, dtype=float)
+    eps = np.asarray(epsilon, dtype=float)
+    if np.any(n < 0) or np.any(~np.isfinite(n)):
+        raise ValueError("num_users: must be finite and >= 0")
+    if np.any(~(eps > 0)) or np.any(~np.isfinite(eps)):
+        raise ValueError("epsilon: must be a finite number > 0")
+    half = np.exp(eps / 2.0)
+    out = n * half / (half - 1.0) ** 2
+    return float(out) if out.ndim == 0 else out
+
+
+def _kary_probabilities(num_categories: int, epsilon: float) -> tuple[float, float]:
+    """(keep probability, probability of each specific other item) of K-ary RR."""
+    denom = math.exp(epsilon) + num_categories - 1
+    return math.exp(epsilon) / denom, 1.0 / denom
+
+
+def kary_randomized_response(items: ArrayLike, num_categories: int, epsilon: float,
+                             rng: Any = None) -> np.ndarray:
+    """K-ary randomized response: keep the item w.p. ``e^ε/(e^ε+K-1)``, else a uniform other one.
+
+    Any two inputs give any output with probabilities in ratio at most
+    ``e^ε``, so each report is ε-DP.
+
+    Parameters
+    ----------
+    items : array_like of int
+        One item per user, in ``0 .. num_categories - 1``.
+    num_categories : int
+        Size ``K >= 2`` of the (known) dictionary.
+    epsilon : float
+    rng : None, int or numpy.random.Generator
+
+    Examples
+    --------
+    >>> reports = kary_randomized_response(np.zeros(100_000, dtype=int), 4, np.log(3), rng=0)
+    >>> round(float(np.mean(reports == 0)), 2)  # e^ε/(e^ε+3) = 1/2
+    0.5
+    """
+    k = check_int(num_categories, "num_categories", minimum=2)
+    epsilon = check_epsilon(epsilon)
+    arr = check_numeric_array(items, "items")
+    if np.any(arr != np.round(arr)) or np.any((arr < 0) | (arr >= k)):
+        raise ValueError(f"items: every entry must be an integer in 0..{k - 1}")
+    arr = arr.astype(np.int64)
+    rng = as_rng(rng)
+    keep, _ = _kary_probabilities(k, epsilon)
+    other = rng.integers(0, k - 1, size=arr.shape)
+    other += other >= arr  # uniform over the K - 1 items different from the true one
+    return np.where(rng.random(arr.shape) < keep, arr, other)
+
+
+def kary_rr_estimate(reports: ArrayLike, num_categories: int, epsilon: float) -> np.ndarray:
+    """Unbiased count estimates ``(C_d - N q') / (p' - q')`` from K-ary RR reports.
+
+    Examples
+    --------
+    >>> reports = kary_randomized_response(np.repeat([0, 1, 2], [500_000, 300_000, 200_000]), 3, 2.0, rng=0)
+    >>> np.round(kary_rr_estimate(reports, 3, 2.0) / 1e6, 2)
+    array([0.5, 0.3, 0.2])
+    """
+    k = check_int(num_categories, "num_categories", minimum=2)
+    epsilon = check_epsilon(epsilon)
+    arr = check_numeric_array(reports, "reports")
+    if np.any(arr != np.round(arr)) or np.any((arr < 0) | (arr >= k)):
+        raise ValueError(f"reports: every entry must be an integer in 0..{k - 1}")
+    keep, other = _kary_probabilities(k, epsilon)
+    observed = np.bincount(arr.astype(np.int64).ravel(), minlength=k)
+    return (observed - arr.size * other) / (keep - other)
+
+
+def kary_rr_variance(counts: ArrayLike, epsilon: float) -> np.ndarray:
+    """Exact variance of each count estimate of K-ary RR (``K = len(counts)``).
+
+    ``[f_d p'(1-p') + (N - f_d) q'(1-q')] / (p' - q')^2``.
+
+    Examples
+    --------
+    >>> np.round(kary_rr_variance([500, 300, 200], 2.0), 1)
+    array([283.8, 252.5, 236.8])
+    """
+    counts = check_counts(counts, "counts").astype(float)
+    epsilon = check_epsilon(epsilon)
+    k = counts.shape[-1]
+    if k < 2:
+        raise ValueError("counts: need at least 2 categories")
+    keep, other = _kary_probabilities(k, epsilon)
+    n = counts.sum(axis=-1, keepdims=True)
+    return (counts * keep * (1 - keep) + (n - counts) * other * (1 - other)) / (keep - other) ** 2

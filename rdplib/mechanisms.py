@@ -41,8 +41,50 @@ __all__ = [
 ]
 
 
+def _as_bits(bits: ArrayLike, name: str) -> np.ndarray:
+    """``check_bits`` with a fast path for bool and integer arrays (no float round trip).
+
+    The checks are the same (every entry 0 or 1); integer and boolean arrays are
+    finite and integral by construction, so only their range needs checking.
+    """
+    arr = np.asarray(bits)
+    if arr.dtype == np.bool_:
+        return arr.view(np.int8)
+    if arr.dtype.kind in "iu":
+        if arr.size and (arr.min() < 0 or arr.max() > 1):
+            raise ValueError(f"{name}: every entry must be 0 or 1")
+        return arr.astype(np.int8, copy=False)
+    return check_bits(arr, name)
+
+
+def _as_integer_values(value: ArrayLike) -> np.ndarray:
+    """Validated int64 array for :func:`geometric_mechanism` (fast path for integer arrays)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "i" or (arr.dtype.kind == "u" and arr.dtype.itemsize < 8):
+        if arr.size == 0:
+            raise ValueError("value: must not be empty")
+        if arr.dtype.itemsize == 8 and (arr.min() < -(2**62) or arr.max() > 2**62):
+            raise ValueError("value: integer values must lie within +-2**62")
+        return arr.astype(np.int64, copy=False)
+    arr = check_numeric_array(arr, "value")
+    if not np.all(arr == np.round(arr)):
+        raise ValueError("value: the geometric mechanism needs integer values")
+    if np.any(np.abs(arr) > 2.0**62):
+        raise ValueError("value: integer values must lie within +-2**62")
+    return arr.astype(np.int64)
+
+
 def rr_flip_probability(epsilon: float) -> float:
     """Probability ``1 / (1 + e^epsilon)`` with which randomized response flips a bit.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, ``> 0``.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -78,11 +120,11 @@ def randomized_response(bits: ArrayLike, epsilon: float, rng: Any = None) -> np.
     >>> round(float(1 - noisy.mean()), 2)  # flip rate 1/(1+3) = 0.25
     0.25
     """
-    arr = check_bits(bits)
+    arr = _as_bits(bits, "bits")
     flip_prob = rr_flip_probability(epsilon)
     rng = as_rng(rng)
     flips = rng.random(arr.shape) < flip_prob
-    return np.where(flips, 1 - arr, arr).astype(np.int8)
+    return np.asarray(arr ^ flips)  # int8 ^ bool -> int8: flips the chosen 0/1 entries
 
 
 def rr_estimate(noisy_bits: ArrayLike, epsilon: float, axis: int | None = None) -> np.ndarray | float:
@@ -97,12 +139,17 @@ def rr_estimate(noisy_bits: ArrayLike, epsilon: float, axis: int | None = None) 
     Parameters
     ----------
     noisy_bits : array_like of {0, 1}
-        Output of :func:`randomized_response`.
+        Output of :func:`randomized_response` (not empty).
     epsilon : float
         The ε used to produce them.
     axis : int, optional
         Average along this axis (e.g. one estimate per row of a batch of
         surveys); by default over all entries, returning a float.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The estimate(s) of the proportion of ones; may fall outside [0, 1].
 
     Examples
     --------
@@ -111,7 +158,7 @@ def rr_estimate(noisy_bits: ArrayLike, epsilon: float, axis: int | None = None) 
     >>> round(rr_estimate(randomized_response(truth, 1.0, rng=rng), 1.0), 2)
     0.3
     """
-    arr = check_bits(noisy_bits, "noisy_bits")
+    arr = _as_bits(noisy_bits, "noisy_bits")
     if arr.size == 0:
         raise ValueError("noisy_bits: must not be empty")
     q = rr_flip_probability(epsilon)
@@ -120,17 +167,36 @@ def rr_estimate(noisy_bits: ArrayLike, epsilon: float, axis: int | None = None) 
     return (arr.mean(axis=axis) - q) / (1.0 - 2.0 * q)
 
 
+def _float_array(values: ArrayLike, name: str) -> np.ndarray:
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name}: expected a number or an array of numbers ({exc})") from exc
+
+
 def rr_variance(p: ArrayLike, n: ArrayLike, epsilon: ArrayLike) -> np.ndarray | float:
     """Exact variance ``[p(1-p) + e^ε/(e^ε-1)^2] / n`` of :func:`rr_estimate` (vectorised).
+
+    Parameters
+    ----------
+    p : float or array_like
+        True proportion(s) in [0, 1].
+    n : float or array_like
+        Number(s) of respondents, ``>= 1``.
+    epsilon : float or array_like
+        Privacy parameter(s), ``> 0``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The variance, broadcast over the inputs.
 
     Examples
     --------
     >>> round(rr_variance(0.5, 1_000, np.log(3)), 7)  # (0.25 + 3/4) / 1000
     0.001
     """
-    p = np.asarray(p, dtype=float)
-    n = np.asarray(n, dtype=float)
-    eps = np.asarray(epsilon, dtype=float)
+    p, n, eps = (_float_array(v, name) for v, name in ((p, "p"), (n, "n"), (epsilon, "epsilon")))
     if np.any(~np.isfinite(eps)) or np.any(eps <= 0):
         raise ValueError("epsilon: must be finite and > 0")
     if np.any((p < 0) | (p > 1)) or np.any(np.isnan(p)):
@@ -155,6 +221,18 @@ def laplace_mechanism(
     epsilon : float
         Privacy parameter, ``> 0``.
     rng : None, int or numpy.random.Generator
+        Source of randomness (SPEC 7: a seed or a Generator).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``value`` plus noise: a float for a scalar ``value``, otherwise an array
+        of the same shape.
+
+    Notes
+    -----
+    NumPy floating-point Laplace noise, fine for teaching but not safe for real
+    data (Mironov, 2012): use OpenDP's samplers in production.
 
     Examples
     --------
@@ -177,7 +255,27 @@ def geometric_mechanism(
 
     The noise ``Z`` has ``P[Z = d] = (1 - a)/(1 + a) * a^|d|`` with
     ``a = exp(-epsilon / sensitivity)``. It is sampled as the difference of two
-    independent geometric variables, fully vectorised.
+    independent geometric variables, fully vectorised. The output is an integer,
+    so the low-order-bit attack on floating-point Laplace noise does not apply,
+    but NumPy's geometric sampler uses floating point internally: the noise is
+    only approximately discrete Laplace (exact samplers: OpenDP).
+
+    Parameters
+    ----------
+    value : int or array_like of integers
+        The true integer answer(s), any shape.
+    sensitivity : int
+        The L1 sensitivity of the query, a positive integer.
+    epsilon : float
+        Privacy parameter, ``> 0``.
+    rng : None, int or numpy.random.Generator
+        Source of randomness.
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+        ``value`` plus noise: an int for a scalar ``value``, otherwise an array
+        of the same shape.
 
     Examples
     --------
@@ -185,19 +283,17 @@ def geometric_mechanism(
     >>> round(float(np.mean(noisy == 0)), 2)  # (1 - 1/2)/(1 + 1/2) = 1/3
     0.33
     """
-    arr = check_numeric_array(value, "value")
-    if not np.all(arr == np.round(arr)):
-        raise ValueError("value: the geometric mechanism needs integer values")
+    arr = _as_integer_values(value)
     sensitivity = check_positive(sensitivity, "sensitivity")
     if not float(sensitivity).is_integer():
         raise ValueError(f"sensitivity: must be a positive integer, got {sensitivity}")
     epsilon = check_epsilon(epsilon)
     rng = as_rng(rng)
     a = math.exp(-epsilon / sensitivity)
-    # numpy's geometric counts trials (support 1, 2, ...), so subtract 1 to get failures.
+    # numpy's geometric counts trials (support 1, 2, ...); the +1 offsets cancel in g1 - g2.
     g1 = rng.geometric(1.0 - a, size=arr.shape)
     g2 = rng.geometric(1.0 - a, size=arr.shape)
-    noisy = arr.astype(np.int64) + (g1 - g2)
+    noisy = arr + (g1 - g2)
     return int(noisy) if noisy.ndim == 0 else noisy
 
 
@@ -210,6 +306,22 @@ def gaussian_sigma(
     ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon`` (Dwork & Roth,
     Thm A.1), proved only for ``epsilon < 1``. ``method="analytic"`` solves the
     exact condition of Balle & Wang (2018) numerically and is valid for every ε.
+
+    Parameters
+    ----------
+    sensitivity : float
+        The L2 sensitivity, ``> 0``.
+    epsilon : float
+        Privacy parameter, ``> 0`` (``< 1`` for the classic calibration).
+    delta : float
+        Privacy parameter in (0, 1).
+    method : {"classic", "analytic"}
+        Which calibration to use.
+
+    Returns
+    -------
+    float
+        The standard deviation ``sigma``.
 
     Examples
     --------
@@ -255,6 +367,30 @@ def gaussian_mechanism(
     ``sensitivity`` is the L2 sensitivity. It is never ε-DP for δ = 0: the
     privacy loss of Gaussian noise is unbounded (chapter 4).
 
+    Parameters
+    ----------
+    value : float or array_like
+        The true answer(s); noise is added independently to every entry.
+    sensitivity : float
+        The L2 sensitivity of the query, ``> 0``.
+    epsilon : float
+        Privacy parameter, ``> 0``.
+    delta : float
+        Privacy parameter in (0, 1).
+    rng : None, int or numpy.random.Generator
+        Source of randomness.
+    method : {"classic", "analytic"}
+        Calibration passed to :func:`gaussian_sigma`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``value`` plus ``Normal(0, sigma^2)`` noise, same shape as ``value``.
+
+    Notes
+    -----
+    NumPy floating-point Gaussian noise: for teaching, not for real data.
+
     Examples
     --------
     >>> noisy = gaussian_mechanism(np.zeros(100_000), 1.0, 0.5, 1e-5, rng=0)
@@ -277,6 +413,22 @@ def clipped_mean(
     sensitivity ``(upper - lower) / n``; Laplace noise of scale
     ``(upper - lower) / (n epsilon)`` is added. Clipping biases the answer when
     data fall outside the bounds: that is the price of a finite sensitivity.
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        The data (not empty).
+    lower, upper : float
+        Clipping bounds, finite, ``lower < upper``.
+    epsilon : float
+        Privacy parameter, ``> 0``.
+    rng : None, int or numpy.random.Generator
+        Source of randomness.
+
+    Returns
+    -------
+    float
+        The noisy clipped mean.
 
     Examples
     --------

@@ -7,7 +7,6 @@ static figure of a few slider settings stands beside each explorer.
 
 from ._base import Explorer, format_number
 
-
 __all__ = ["Explorer", "format_number"]
 
 

@@ -1,0 +1,179 @@
+"""Tests of rdplib.histograms: DP and RDP histograms, counts, the L1 loss.
+
+The projection onto histograms has its own file, tests/test_projection.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import rdplib
+from rdplib import (
+    dp_histogram,
+    histogram_counts,
+    l1_loss,
+    rdp_condition_holds,
+    rdp_histogram,
+)
+
+KS_LEVEL = 1e-3
+
+
+def laplace_ks(noise: np.ndarray, scale: float) -> float:
+    return stats.kstest(np.ravel(noise), stats.laplace(scale=scale).cdf).pvalue
+
+
+# ---------------------------------------------------------------- counts and condition
+class TestHistogramCounts:
+    def test_example(self):
+        np.testing.assert_array_equal(histogram_counts([0, 2, 2, 1, 2], k=4), [1, 1, 3, 0])
+
+    def test_empty_cells_and_dtype(self):
+        out = histogram_counts(np.array([], dtype=int), k=3)
+        assert out.dtype == np.int64 and out.tolist() == [0, 0, 0]
+
+    @pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64, np.uint64, float, np.float32])
+    def test_label_dtypes_agree(self, dtype):
+        cells = np.array([3, 0, 3, 1, 2, 3])
+        out = histogram_counts(cells.astype(dtype), k=5)
+        assert out.dtype == np.int64 and out.tolist() == [1, 1, 1, 3, 0]
+
+    def test_matches_bincount(self):
+        cells = np.random.default_rng(0).integers(0, 25, size=1_000)
+        np.testing.assert_array_equal(histogram_counts(cells, 25), np.bincount(cells, minlength=25))
+
+
+class TestRdpCondition:
+    def test_examples(self):
+        assert rdp_condition_holds(25, 500, 0.1) is True
+        assert rdp_condition_holds(25, 200, 0.1) is False
+
+    def test_boundary_is_inclusive(self):
+        assert rdp_condition_holds(5, 40, 0.25) is True  # 2k = 10 = γn
+        assert rdp_condition_holds(5, 39, 0.25) is False
+
+
+# ---------------------------------------------------------------- DP histogram
+class TestDpHistogram:
+    counts = np.array([120, 80, 0, 0, 200])
+
+    def test_shape_dtype(self):
+        z = dp_histogram(self.counts, 1.0, rng=0)
+        assert z.shape == (5,) and z.dtype == np.float64
+        zs = dp_histogram(self.counts, 1.0, rng=0, size=7)
+        assert zs.shape == (7, 5)
+
+    def test_accepts_float_integer_counts_and_lists(self):
+        a = dp_histogram(self.counts, 0.5, rng=4)
+        np.testing.assert_array_equal(a, dp_histogram(self.counts.astype(float), 0.5, rng=4))
+        np.testing.assert_array_equal(a, dp_histogram(self.counts.tolist(), 0.5, rng=4))
+
+    def test_centred_on_proportions(self):
+        z = dp_histogram(self.counts, 1e9, rng=0)
+        np.testing.assert_allclose(z, self.counts / self.counts.sum(), atol=1e-7)
+
+    def test_rng_contract(self, check_rng_contract):
+        check_rng_contract(lambda rng: dp_histogram(self.counts, 1.0, rng=rng))
+        check_rng_contract(lambda rng: dp_histogram(self.counts, 1.0, rng=rng, size=3))
+
+    @pytest.mark.parametrize("epsilon", [0.8, 2.0])
+    def test_noise_scale_two_over_n_epsilon(self, epsilon):
+        n = self.counts.sum()
+        z = dp_histogram(self.counts, epsilon, rng=21, size=4_000)
+        noise = z - self.counts / n
+        scale = 2.0 / (n * epsilon)
+        assert laplace_ks(noise, scale) > KS_LEVEL
+        assert laplace_ks(noise, 2 * scale) < 1e-12
+        assert laplace_ks(noise, scale / 2) < 1e-12
+
+    def test_cells_are_independent(self):
+        noise = dp_histogram(self.counts, 1.0, rng=5, size=5_000) - self.counts / self.counts.sum()
+        corr = np.corrcoef(noise.T)[np.triu_indices(5, 1)]
+        assert np.all(np.abs(corr) < 5 / np.sqrt(5_000))
+
+
+# ---------------------------------------------------------------- RDP histogram
+class TestRdpHistogram:
+    sparse_counts = np.array([250, 250, 0, 0, 0])  # k = 5, n = 500: 2k = 10 <= γn = 50
+
+    def test_example(self):
+        z = rdp_histogram(self.sparse_counts, epsilon=1.0, gamma=0.1, rng=0)
+        assert z[2:].tolist() == [0.0, 0.0, 0.0]
+
+    def test_shapes(self):
+        assert rdp_histogram(self.sparse_counts, 1.0, 0.1, rng=0).shape == (5,)
+        assert rdp_histogram(self.sparse_counts, 1.0, 0.1, rng=0, size=6).shape == (6, 5)
+
+    def test_rng_contract(self, check_rng_contract):
+        check_rng_contract(lambda rng: rdp_histogram(self.sparse_counts, 1.0, 0.1, rng=rng))
+        check_rng_contract(lambda rng: rdp_histogram([3, 0, 2], 1.0, 0.1, rng=rng))
+
+    @pytest.mark.parametrize("epsilon", [0.5, 1.0])
+    def test_sparse_empty_cells_exactly_zero_and_others_laplace(self, epsilon):
+        n = self.sparse_counts.sum()
+        z = rdp_histogram(self.sparse_counts, epsilon, gamma=0.1, rng=31, size=5_000)
+        assert np.all(z[:, 2:] == 0.0)  # exactly, no noise at all
+        noise = z[:, :2] - 0.5
+        scale = 2.0 / (n * epsilon)
+        assert laplace_ks(noise, scale) > KS_LEVEL
+        assert laplace_ks(noise, 2 * scale) < 1e-12
+
+    def test_sparse_at_the_boundary(self):
+        counts = np.array([20, 0, 20, 0, 0])  # k = 5, n = 40, γ = 0.25: 2k = γn = 10
+        z = rdp_histogram(counts, 1.0, 0.25, rng=1, size=50)
+        assert np.all(z[:, [1, 3, 4]] == 0.0)
+
+    def test_fallback_adds_noise_everywhere(self):
+        counts = np.array([30, 0, 0, 0, 20])  # n = 50, γn = 5 < 2k = 10
+        assert not rdp_condition_holds(5, 50, 0.1)
+        z = rdp_histogram(counts, 1.0, gamma=0.1, rng=41, size=4_000)
+        assert np.all(z != 0.0)
+        noise = z - counts / 50
+        scale = 2.0 / (50 * 1.0)
+        assert laplace_ks(noise, scale) > KS_LEVEL
+        assert laplace_ks(noise[:, 1:4], scale) > KS_LEVEL  # empty cells get the same noise
+        assert laplace_ks(noise, 2 * scale) < 1e-12
+
+    def test_fallback_equals_dp_histogram(self):
+        counts = [30, 0, 0, 0, 20]
+        np.testing.assert_array_equal(
+            rdp_histogram(counts, 1.0, 0.1, rng=3, size=4), dp_histogram(counts, 1.0, rng=3, size=4)
+        )
+
+    def test_nonempty_cells_match_dp_histogram_when_sparse(self):
+        sparse = rdp_histogram(self.sparse_counts, 1.0, 0.1, rng=8, size=3)
+        dense = dp_histogram(self.sparse_counts, 1.0, rng=8, size=3)
+        np.testing.assert_array_equal(sparse[:, :2], dense[:, :2])
+
+    def test_require_sparse(self):
+        with pytest.raises(ValueError, match=r"gamma.*2k <= gamma\*n"):
+            rdp_histogram([30, 0, 0, 0, 20], 1.0, 0.1, require_sparse=True)
+        z = rdp_histogram(self.sparse_counts, 1.0, 0.1, rng=0, require_sparse=True)
+        assert np.all(z[2:] == 0)
+
+
+# ---------------------------------------------------------------- L1 loss
+class TestL1Loss:
+    def test_example(self):
+        assert l1_loss([0.5, 0.5, 0.0], [0.4, 0.5, 0.1]) == pytest.approx(0.2, abs=1e-15)
+        assert isinstance(l1_loss([1, 2], [1, 2]), float)
+
+    def test_batched_and_broadcast(self):
+        a = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+        b = np.array([0.5, 0.5])
+        np.testing.assert_allclose(l1_loss(a, b), [1.0, 0.0, 1.0])
+        np.testing.assert_allclose(l1_loss(b, a), [1.0, 0.0, 1.0])
+
+    def test_metric_properties(self):
+        rng = np.random.default_rng(0)
+        a, b, c = rng.normal(size=(3, 10))
+        assert l1_loss(a, a) == 0.0
+        assert l1_loss(a, b) == pytest.approx(l1_loss(b, a))
+        assert l1_loss(a, c) <= l1_loss(a, b) + l1_loss(b, c) + 1e-12
+
+
+def test_histograms_are_reexported():
+    for name in rdplib.histograms.__all__:
+        assert getattr(rdplib, name) is getattr(rdplib.histograms, name)
