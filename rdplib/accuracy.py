@@ -188,7 +188,7 @@ def simulate_laplace_mean(
 
     The sum of ``n`` independent Bernoulli(``p``) bits is drawn directly as a
     Binomial(``n``, ``p``) variable (the same distribution, without
-    materialising the bits), then :func:`rdplib.laplace_mechanism` adds
+    materialising the bits), then :func:`~rdplib.mechanisms.laplace_mechanism` adds
     ``Lap(1/ε)`` and the result is divided by ``n``.
 
     Parameters
@@ -270,7 +270,7 @@ def simulated_crossover_n(
 def clipped_mean_bias_variance(
     x: ArrayLike, lower: ArrayLike, upper: ArrayLike, epsilon: float
 ) -> tuple[np.ndarray | float, np.ndarray | float]:
-    """Bias and noise variance of :func:`rdplib.clipped_mean` as an estimate of ``mean(x)``.
+    """Bias and noise variance of :func:`~rdplib.mechanisms.clipped_mean` as an estimate of ``mean(x)``.
 
     The dataset ``x`` is fixed; the release is ``mean(clip(x, lower, upper))``
     plus Laplace noise of scale ``(upper - lower) / (n ε)``. Its bias is
@@ -313,7 +313,7 @@ def clipped_mean_bias_variance(
 def clipped_mean_mse(
     x: ArrayLike, lower: ArrayLike, upper: ArrayLike, epsilon: float
 ) -> np.ndarray | float:
-    """Exact MSE ``bias² + 2((upper - lower)/(n ε))²`` of :func:`rdplib.clipped_mean`.
+    """Exact MSE ``bias² + 2((upper - lower)/(n ε))²`` of :func:`~rdplib.mechanisms.clipped_mean`.
 
     Examples
     --------
@@ -327,11 +327,11 @@ def clipped_mean_mse(
 def simulate_clipped_mean(
     x: ArrayLike, lower: float, upper: float, epsilon: float, num_trials: int, rng: Any = None
 ) -> np.ndarray:
-    """``num_trials`` independent releases of :func:`rdplib.clipped_mean` on the same data.
+    """``num_trials`` independent releases of :func:`~rdplib.mechanisms.clipped_mean` on the same data.
 
     Equivalent to calling ``clipped_mean(x, lower, upper, epsilon, rng)``
     ``num_trials`` times, but the clipped mean is computed once and
-    :func:`rdplib.laplace_mechanism` adds a whole vector of noise (sensitivity
+    :func:`~rdplib.mechanisms.laplace_mechanism` adds a whole vector of noise (sensitivity
     ``(upper - lower) / n``).
 
     Examples

@@ -11,7 +11,7 @@ or weaker than they look.
   coin the noise has ``P[0] = 1/2`` and ``P[d] = (1/2)^(|d|+2)`` for ``d != 0``;
   it is ``ln 4``-DP for a count, not ``ln 2``.
 * The **discrete Laplace** (two-sided geometric) distribution
-  ``P[d] = (1-a)/(1+a) a^|d|``, the noise of :func:`rdplib.geometric_mechanism`,
+  ``P[d] = (1-a)/(1+a) a^|d|``, the noise of :func:`~rdplib.mechanisms.geometric_mechanism`,
   which is ``ln(1/a)``-DP for sensitivity 1.
 """
 
@@ -163,7 +163,7 @@ def coin_flip_epsilon(heads_probability: float = 0.5) -> float:
 def discrete_laplace_pmf(d: ArrayLike, epsilon: float, sensitivity: float = 1) -> np.ndarray:
     """Pmf ``(1-a)/(1+a) a^|d|``, ``a = exp(-epsilon/sensitivity)``, of two-sided geometric noise.
 
-    This is the noise distribution of :func:`rdplib.geometric_mechanism`.
+    This is the noise distribution of :func:`~rdplib.mechanisms.geometric_mechanism`.
 
     Examples
     --------

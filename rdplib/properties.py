@@ -5,7 +5,7 @@ Small, vectorised helpers that let the chapter *check* each property:
 * post-processing a noisy count by rounding and clamping it to ``[0, n]``,
   with the exact pmf of the result and empirical log-likelihood ratios;
 * the δ factor of group privacy in three forms (the chaining sum, the bound
-  returned by :func:`rdplib.group_privacy`, and the looser bound of the
+  returned by :func:`~rdplib.accounting.group_privacy`, and the looser bound of the
   lecture notes), and the exact δ(ε) of the Gaussian mechanism;
 * splitting a total budget evenly over several Laplace counts, with the
   root-mean-square error predicted by the formula and measured by simulation.
@@ -171,7 +171,7 @@ def group_delta_chain(epsilon: float, delta: float, k: ArrayLike) -> np.ndarray 
     """δ from chaining ``k`` neighbour steps: ``δ (1 + e^ε + ... + e^{(k-1)ε})``.
 
     This sum is what the chaining proof of group privacy actually gives; it is
-    at most ``k e^{(k-1)ε} δ`` (:func:`rdplib.group_privacy`), which is at most
+    at most ``k e^{(k-1)ε} δ`` (:func:`~rdplib.accounting.group_privacy`), which is at most
     ``k e^{kε} δ`` (:func:`group_delta_notes`).
 
     Examples
@@ -277,9 +277,9 @@ def simulate_split_rmse(
     """Simulated RMSE per answer of ``num_queries`` Laplace counts sharing ``total_epsilon``.
 
     Runs ``num_trials`` independent releases of all the queries at once (one
-    ``(num_trials, num_queries)`` array) with :func:`rdplib.laplace_mechanism`
+    ``(num_trials, num_queries)`` array) with :func:`~rdplib.mechanisms.laplace_mechanism`
     at ``total_epsilon / num_queries`` each, after checking with
-    :func:`rdplib.basic_composition` that the split spends exactly the total.
+    :func:`~rdplib.accounting.basic_composition` that the split spends exactly the total.
 
     Examples
     --------

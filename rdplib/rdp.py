@@ -5,7 +5,7 @@ private releases draws one ``(num_reps, k)`` array of noise and projects all
 rows at once.
 
 Notation follows the book (the paper's α is ε and its δ(z) is the projection
-:func:`rdplib.project_to_histograms`). A histogram of ``n`` observations over
+:func:`~rdplib.histograms.project_to_histograms`). A histogram of ``n`` observations over
 ``k`` cells is the vector of proportions ``theta = counts / n``.
 """
 
@@ -107,7 +107,7 @@ def l1_projection(z: ArrayLike, n: int, ties: str = "smallest") -> np.ndarray:
 
     ``"smallest"``
         Remove the surplus from the smallest cells first. This is
-        :func:`rdplib.project_to_histograms` (identical output). It wipes out
+        :func:`~rdplib.histograms.project_to_histograms` (identical output). It wipes out
         the small spurious counts that noise creates in empty cells.
     ``"proportional"``
         Remove the surplus in proportion to ``b`` (largest remainders get the
@@ -115,7 +115,7 @@ def l1_projection(z: ArrayLike, n: int, ties: str = "smallest") -> np.ndarray:
         the result is still an exact minimiser. It keeps spurious mass where
         the noise put it.
 
-    When ``sum(b) < n`` both options return :func:`project_to_histograms`.
+    When ``sum(b) < n`` both options return :func:`~rdplib.histograms.project_to_histograms`.
     Works on the last axis, so batches of shape ``(..., k)`` are projected at once.
 
     Parameters
@@ -164,7 +164,7 @@ def all_l1_projections(z: ArrayLike, n: int, max_candidates: int = 200_000) -> t
     """Brute force: every n-observation histogram at minimal L1 distance from ``z``.
 
     Enumerates all ``C(n+k-1, k-1)`` count vectors (stars and bars), so it is
-    only for tiny ``n`` and ``k``; it exists to check :func:`project_to_histograms`.
+    only for tiny ``n`` and ``k``; it exists to check :func:`~rdplib.histograms.project_to_histograms`.
 
     Returns
     -------
@@ -223,8 +223,8 @@ def histogram_losses(
     num_reps : int
         Number of independent releases, ``>= 1``.
     gamma : float, optional
-        ``None`` for the ε-DP perturbation method (:func:`rdplib.dp_histogram`);
-        a value in (0, 1) for the (ε, γ)-RDP sparse mechanism (:func:`rdplib.rdp_histogram`).
+        ``None`` for the ε-DP perturbation method (:func:`~rdplib.histograms.dp_histogram`);
+        a value in (0, 1) for the (ε, γ)-RDP sparse mechanism (:func:`~rdplib.histograms.rdp_histogram`).
     ties : {"smallest", "proportional"}
         Tie-break of the projection (see :func:`l1_projection`).
     project : bool

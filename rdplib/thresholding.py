@@ -1,7 +1,7 @@
 """Helpers for the thresholding chapter: release probabilities, batch simulations, empirical δ.
 
-The contract functions :func:`rdplib.threshold_delta`, :func:`rdplib.threshold_for_delta`
-and :func:`rdplib.thresholded_histogram` live in :mod:`rdplib.accounting`; this module
+The contract functions :func:`~rdplib.accounting.threshold_delta`, :func:`~rdplib.accounting.threshold_for_delta`
+and :func:`~rdplib.accounting.thresholded_histogram` live in :mod:`rdplib.accounting`; this module
 adds what the chapter needs to check them by simulation, and the catastrophic
 (0, δ) mechanism.
 """
@@ -44,7 +44,7 @@ def release_probability(count: ArrayLike, threshold: ArrayLike, epsilon: float) 
     """Exact probability ``P[count + Lap(1/ε) >= threshold]`` that a category is released.
 
     With ``count = 1`` this is the δ of the thresholded histogram,
-    :func:`rdplib.threshold_delta`. ``count`` and ``threshold`` broadcast.
+    :func:`~rdplib.accounting.threshold_delta`. ``count`` and ``threshold`` broadcast.
 
     Parameters
     ----------

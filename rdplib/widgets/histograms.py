@@ -105,7 +105,7 @@ def rdp_histogram_simulation(
     """L1 losses of the DP and the RDP histogram of n points spread evenly over ``support`` of k cells.
 
     Both releases are projected with the tie-break ``ties`` (see
-    :func:`rdplib.l1_projection`), so that when ``2k > γn`` (RDP falls back to
+    :func:`~rdplib.rdp.l1_projection`), so that when ``2k > γn`` (RDP falls back to
     DP) the two loss distributions coincide in law.
     Returns the sparse condition, medians, the share of DP runs with loss > 0.5,
     the worst-case bad-event bound 2k/(n+1), and the two loss arrays under
