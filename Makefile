@@ -40,7 +40,7 @@ test-lib: $(STAMP)
 	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/test_assignments.py rdplib --doctest-modules -p no:cacheprovider
 
 test-notebooks: $(STAMP)
-	$(PY) -m pytest -q --nbval $(NB_FILES) --sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider --timeout 300
+	$(PY) -m pytest -q --nbval $(NB_FILES) --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider --timeout 300
 
 test-book: $(STAMP)
 	rm -rf _build/html

@@ -150,3 +150,12 @@ def check_counts(counts: Any, name: str = "counts", *, allow_empty_total: bool =
     if not allow_empty_total and np.any(arr.sum(axis=-1) == 0):
         raise ValueError(f"{name}: the total count n must be at least 1")
     return arr
+
+
+def check_bounds(lower: Any, upper: Any) -> tuple[float, float]:
+    """Return the clipping bounds as floats after checking both are finite and ``lower < upper``."""
+    lower = check_real(lower, "lower")
+    upper = check_real(upper, "upper")
+    if not upper > lower:
+        raise ValueError(f"upper: must be greater than lower ({lower}), got {upper}")
+    return lower, upper

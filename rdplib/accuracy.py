@@ -22,11 +22,11 @@ from numpy.typing import ArrayLike
 from ._validation import (
     as_rng,
     check_bits,
+    check_bounds,
     check_epsilon,
     check_int,
     check_numeric_array,
     check_probability,
-    check_real,
 )
 from .mechanisms import laplace_mechanism
 
@@ -344,10 +344,7 @@ def simulate_clipped_mean(
     arr = check_numeric_array(x, "x")
     if arr.ndim != 1:
         raise ValueError(f"x: must be one-dimensional, got shape {arr.shape}")
-    lower = check_real(lower, "lower")
-    upper = check_real(upper, "upper")
-    if not upper > lower:
-        raise ValueError(f"upper: must be greater than lower ({lower}), got {upper}")
+    lower, upper = check_bounds(lower, upper)
     epsilon = check_epsilon(epsilon)
     num_trials = check_int(num_trials, "num_trials", minimum=1)
     clipped = float(np.clip(arr, lower, upper).mean())

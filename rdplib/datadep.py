@@ -24,6 +24,7 @@ from numpy.typing import ArrayLike
 
 from ._validation import (
     as_rng,
+    check_bounds,
     check_epsilon,
     check_int,
     check_numeric_array,
@@ -259,10 +260,7 @@ def clipped_means(
     arr = check_numeric_array(x, "x")
     if arr.ndim != 2:
         raise ValueError(f"x: must have shape (num_datasets, n), got shape {arr.shape}")
-    lower = check_real(lower, "lower")
-    upper = check_real(upper, "upper")
-    if not upper > lower:
-        raise ValueError(f"upper: must be greater than lower ({lower}), got {upper}")
+    lower, upper = check_bounds(lower, upper)
     epsilon = check_epsilon(epsilon)
     rng = as_rng(rng)
     n = arr.shape[1]

@@ -21,11 +21,11 @@ from numpy.typing import ArrayLike
 from ._validation import (
     as_rng,
     check_bits,
+    check_bounds,
     check_delta,
     check_epsilon,
     check_numeric_array,
     check_positive,
-    check_real,
 )
 
 __all__ = [
@@ -440,10 +440,7 @@ def clipped_mean(
     arr = check_numeric_array(x, "x")
     if arr.ndim != 1:
         raise ValueError(f"x: must be one-dimensional, got shape {arr.shape}")
-    lower = check_real(lower, "lower")
-    upper = check_real(upper, "upper")
-    if not upper > lower:
-        raise ValueError(f"upper: must be greater than lower ({lower}), got {upper}")
+    lower, upper = check_bounds(lower, upper)
     epsilon = check_epsilon(epsilon)
     rng = as_rng(rng)
     n = arr.size

@@ -124,6 +124,17 @@ def noisy_thresholded_counts(
     return np.where(released, noisy, np.nan)
 
 
+def _check_n_delta(n: ArrayLike, delta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a number of people ``n >= 0`` and a probability ``delta`` in [0, 1]."""
+    n = _real_array(n, "n")
+    delta = _real_array(delta, "delta")
+    if np.any(n < 0):
+        raise ValueError("n: must be >= 0")
+    if np.any((delta < 0) | (delta > 1)):
+        raise ValueError("delta: must lie in [0, 1]")
+    return n, delta
+
+
 def expected_leaks(n: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     """Expected number of people whose rare category is released, ``n δ`` (worst case).
 
@@ -132,12 +143,7 @@ def expected_leaks(n: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     >>> round(expected_leaks(10**6, 1e-7), 12)
     0.1
     """
-    n = _real_array(n, "n")
-    delta = _real_array(delta, "delta")
-    if np.any(n < 0):
-        raise ValueError("n: must be >= 0")
-    if np.any((delta < 0) | (delta > 1)):
-        raise ValueError("delta: must lie in [0, 1]")
+    n, delta = _check_n_delta(n, delta)
     out = n * delta
     return float(out) if out.ndim == 0 else out
 
@@ -152,12 +158,7 @@ def prob_any_leak(n: ArrayLike, delta: ArrayLike) -> np.ndarray | float:
     >>> round(prob_any_leak(10**6, 1e-7), 5)
     0.09516
     """
-    n = _real_array(n, "n")
-    delta = _real_array(delta, "delta")
-    if np.any(n < 0):
-        raise ValueError("n: must be >= 0")
-    if np.any((delta < 0) | (delta > 1)):
-        raise ValueError("delta: must lie in [0, 1]")
+    n, delta = _check_n_delta(n, delta)
     safe = np.where(delta >= 1.0, 0.0, delta)
     out = -np.expm1(n * np.log1p(-safe))
     out = np.where(delta >= 1.0, np.where(n > 0, 1.0, 0.0), out)
