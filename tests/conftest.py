@@ -7,6 +7,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run (no flaky CI), and keep no database.
+settings.register_profile("book", derandomize=True, database=None, print_blob=True)
+settings.load_profile("book")
 
 
 def _same(a: Any, b: Any) -> bool:
