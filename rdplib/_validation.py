@@ -159,3 +159,15 @@ def check_bounds(lower: Any, upper: Any) -> tuple[float, float]:
     if not upper > lower:
         raise ValueError(f"upper: must be greater than lower ({lower}), got {upper}")
     return lower, upper
+
+
+def check_probability_vector(probabilities: Any, name: str = "probabilities") -> np.ndarray:
+    """Return a 1-D float array of non-negative numbers that sum to one (within 1e-9)."""
+    p = check_numeric_array(probabilities, name)
+    if p.ndim != 1:
+        raise ValueError(f"{name}: must be one-dimensional, got shape {p.shape}")
+    if np.any(p < 0):
+        raise ValueError(f"{name}: entries must be >= 0")
+    if not math.isclose(float(p.sum()), 1.0, rel_tol=0.0, abs_tol=1e-9):
+        raise ValueError(f"{name}: entries must sum to 1, got {float(p.sum()):.6g}")
+    return p

@@ -27,6 +27,7 @@ from ._validation import (
     check_int,
     check_numeric_array,
     check_positive,
+    check_probability_vector,
 )
 
 __all__ = [
@@ -42,11 +43,7 @@ _MECHANISMS = ("dp", "rdp")
 
 
 def _check_distribution(p: ArrayLike, name: str = "p") -> np.ndarray:
-    arr = check_numeric_array(p, name)
-    if arr.ndim != 1:
-        raise ValueError(f"{name}: must be a one-dimensional probability vector, got shape {arr.shape}")
-    if np.any(arr < 0) or not np.isclose(arr.sum(), 1.0, atol=1e-9):
-        raise ValueError(f"{name}: must be non-negative and sum to 1 (got sum {arr.sum():.6g})")
+    arr = check_probability_vector(p, name)
     return arr / arr.sum()
 
 

@@ -24,6 +24,7 @@ from ._validation import (
     check_epsilon,
     check_int,
     check_numeric_array,
+    check_probability_vector,
 )
 from .histograms import dp_histogram, l1_loss, project_to_histograms, rdp_histogram
 
@@ -51,14 +52,7 @@ def check_probabilities(probabilities: ArrayLike, name: str = "probabilities") -
     >>> check_probabilities([0.5, 0.25, 0.25]).tolist()
     [0.5, 0.25, 0.25]
     """
-    p = check_numeric_array(probabilities, name)
-    if p.ndim != 1:
-        raise ValueError(f"{name}: must be one-dimensional, got shape {p.shape}")
-    if np.any(p < 0):
-        raise ValueError(f"{name}: entries must be >= 0")
-    if not math.isclose(float(p.sum()), 1.0, rel_tol=0.0, abs_tol=1e-9):
-        raise ValueError(f"{name}: entries must sum to 1, got {float(p.sum()):.6g}")
-    return p
+    return check_probability_vector(probabilities, name)
 
 
 def sample_histograms(

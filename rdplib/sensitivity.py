@@ -34,6 +34,7 @@ from ._validation import (
     check_positive,
     check_real,
 )
+from .mechanisms import laplace_mechanism
 
 __all__ = [
     "NEIGHBOUR_RELATIONS",
@@ -390,7 +391,6 @@ def sample_laplace_privacy_loss(
     gap = check_real(gap, "gap")
     sensitivity = check_positive(sensitivity, "sensitivity")
     rng = as_rng(rng)
-    scale = sensitivity / epsilon
-    outputs = rng.laplace(0.0, scale, size=num_samples)
-    return laplace_privacy_loss(outputs, 0.0, gap, scale)
+    outputs = laplace_mechanism(np.zeros(num_samples), sensitivity, epsilon, rng=rng)
+    return laplace_privacy_loss(outputs, 0.0, gap, sensitivity / epsilon)
 

@@ -25,19 +25,6 @@ set_book_style()
 __all__ = ["STYLE_PATH", "set_book_style"]
 
 
-def _gather_chapter_modules() -> None:
-    """Import every chapter module of this package and re-export its ``__all__``."""
-    import importlib
-    import pkgutil
+from .._gather import gather_chapter_modules  # noqa: E402
 
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for name in getattr(module, "__all__", []):
-            globals()[name] = getattr(module, name)
-            if name not in __all__:
-                __all__.append(name)
-
-
-_gather_chapter_modules()
+gather_chapter_modules(__name__, __path__, globals(), __all__)
