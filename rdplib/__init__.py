@@ -48,6 +48,7 @@ from .local import *  # noqa: F403
 from .local import CountMeanSketch
 from .mechanisms import (
     clipped_mean,
+    gaussian_delta,
     gaussian_mechanism,
     gaussian_sigma,
     geometric_mechanism,
@@ -74,6 +75,7 @@ __all__ = [
     "geometric_mechanism",
     "gaussian_mechanism",
     "gaussian_sigma",
+    "gaussian_delta",
     "clipped_mean",
     # accounting
     "basic_composition",

@@ -209,7 +209,7 @@ def rdp_histogram(
     return theta + noise
 
 
-def project_to_histograms(z: ArrayLike, n: int) -> np.ndarray:
+def project_to_histograms(z: ArrayLike, n: int, ties: str = "smallest") -> np.ndarray:
     """Exact L1 projection of ``z`` onto the histograms of ``n`` observations (the paper's δ(z)).
 
     Returns ``c / n`` where the integer vector ``c >= 0`` with ``sum(c) = n``
@@ -226,12 +226,30 @@ def project_to_histograms(z: ArrayLike, n: int) -> np.ndarray:
     first. Ties are broken by cell index. Adding needs only a selection
     (``numpy.partition``, O(k)); removing needs one sort, O(k log k).
 
+    The minimiser is often not unique: whenever ``sum(b) >= n`` *every* integer
+    vector with ``0 <= c <= b`` and ``sum(c) = n`` is a minimiser, because each
+    unit removed from ``b`` costs exactly 1 wherever it is taken. ``ties`` says
+    which one is returned in that case:
+
+    ``"smallest"`` (default)
+        Remove the surplus from the smallest cells first. It wipes out the small
+        spurious counts that noise creates in empty cells.
+    ``"proportional"``
+        Remove the surplus in proportion to ``b`` (largest remainders take the
+        leftover units): "clip at zero and rescale to total n", rounded so that
+        the result is still an exact minimiser. It keeps spurious mass where the
+        noise put it.
+
+    When ``sum(b) < n`` the minimiser built by adding units is returned for both.
+
     Parameters
     ----------
     z : array_like, shape (..., k)
         Finite vector(s) to project, e.g. the output of :func:`dp_histogram`.
     n : int
         Number of observations, ``>= 1``.
+    ties : {"smallest", "proportional"}
+        Which minimiser to return when several exist (see above).
 
     Returns
     -------
@@ -243,7 +261,11 @@ def project_to_histograms(z: ArrayLike, n: int) -> np.ndarray:
     --------
     >>> project_to_histograms([0.52, 0.49, -0.03, 0.02], n=100)
     array([0.52, 0.48, 0.  , 0.  ])
+    >>> project_to_histograms([0.52, 0.49, -0.03, 0.02], n=100, ties="proportional")
+    array([0.5 , 0.48, 0.  , 0.02])
     """
+    if ties not in _TIES:
+        raise ValueError(f"ties: must be one of {_TIES}, got {ties!r}")
     arr = check_numeric_array(z, "z")
     if arr.ndim == 0:
         raise ValueError("z: must have at least one dimension (the k cells)")
@@ -257,8 +279,27 @@ def project_to_histograms(z: ArrayLike, n: int) -> np.ndarray:
     if np.any(shortfall > 0):
         counts = counts + _units_to_add(w, base, np.maximum(shortfall, 0.0))
     if np.any(shortfall < 0):
-        counts = counts - _units_to_remove(base, np.maximum(-shortfall, 0.0))
+        if ties == "smallest":
+            counts = counts - _units_to_remove(base, np.maximum(-shortfall, 0.0))
+        else:
+            counts = counts - _units_to_remove_proportionally(base, np.maximum(-shortfall, 0.0))
     return counts / n
+
+
+_TIES = ("smallest", "proportional")
+
+
+def _units_to_remove_proportionally(base: np.ndarray, surplus: np.ndarray) -> np.ndarray:
+    """Units to take from each cell of ``base``: in proportion to ``base``, largest remainders first."""
+    total = base.sum(axis=-1, keepdims=True)
+    share = base * surplus / np.maximum(total, 1.0)
+    whole = np.floor(share)
+    leftover = surplus - whole.sum(axis=-1, keepdims=True)
+    fraction = share - whole
+    order = np.argsort(-fraction, axis=-1, kind="stable")
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(base.shape[-1]), order.shape), axis=-1)
+    return whole + (rank < leftover)
 
 
 def _kth_smallest(values: np.ndarray, kth: np.ndarray) -> np.ndarray:

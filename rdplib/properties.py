@@ -201,31 +201,7 @@ def group_delta_notes(epsilon: float, delta: float, k: ArrayLike) -> np.ndarray 
     return float(out) if out.ndim == 0 else out
 
 
-def gaussian_delta(epsilon: ArrayLike, sigma: float, shift: float = 1.0) -> np.ndarray | float:
-    """Exact smallest δ for which ``N(0, σ²)`` and ``N(shift, σ²)`` are (ε, δ)-close.
-
-    ``δ(ε) = Φ(s/(2σ) - εσ/s) - e^ε Φ(-s/(2σ) - εσ/s)`` with ``s = |shift|``
-    (Balle & Wang, 2018). Vectorised over ε (ε >= 0).
-
-    Examples
-    --------
-    >>> round(gaussian_delta(0.5, sigma=1.0), 4)
-    0.2384
-    """
-    from scipy.stats import norm
-
-    eps = check_numeric_array(epsilon, "epsilon")
-    if np.any(eps < 0):
-        raise ValueError("epsilon: must be >= 0")
-    sigma = check_positive(sigma, "sigma")
-    s = abs(check_real(shift, "shift"))
-    if s == 0:
-        raise ValueError("shift: must be non-zero")
-    a = s / (2.0 * sigma)
-    b = eps * sigma / s
-    out = norm.cdf(a - b) - np.exp(eps) * norm.cdf(-a - b)
-    out = np.maximum(out, 0.0)
-    return float(out) if np.ndim(out) == 0 else out
+from .mechanisms import gaussian_delta  # noqa: E402  (moved; kept importable here)
 
 
 def split_budget(total_epsilon: float, num_queries: int) -> list[tuple[float, float]]:
