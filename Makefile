@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 JB_FLAGS := -W -n --keep-going --builder html
 NB_FILES := $(shell find book -name '*.ipynb' -not -path '*/assignments/*' -not -path '*/.ipynb_checkpoints/*' | sort)
 
-.PHONY: help book test test-lib test-notebooks test-book test-browser test-assignments lab assignments bench lint clean
+.PHONY: help lock wheel book test test-lib test-notebooks test-book test-browser test-assignments lab assignments bench lint clean
 
 help:
 	@echo "make book         build the HTML book into _build/html (warnings are errors)"
@@ -16,13 +16,26 @@ help:
 	@echo "make lab          open JupyterLab on the book"
 	@echo "make assignments  generate student notebooks and autograders into _build/assignments"
 	@echo "make bench        run the benchmarks (needs benchmarks/requirements-bench.txt)"
+	@echo "make lock         refresh requirements.lock (every package, pinned with hashes) from requirements.txt"
+	@echo "make wheel        build rdplib's wheel and sdist into dist/"
 	@echo "make clean        remove build outputs (keeps .venv)"
 
-$(STAMP): requirements.txt pyproject.toml
+# .venv is created from the full lock (every package, exact version and hash); pip refuses
+# any file whose hash differs. rdplib itself is installed editable, built with the locked setuptools.
+$(STAMP): requirements.lock pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m pip check
 	touch $(STAMP)
+
+# Refresh the lock from requirements.txt (the direct pins), then rebuild .venv from it.
+lock: $(STAMP)
+	grep -v '^-e' requirements.txt | $(BIN)/uv pip compile - --generate-hashes \
+	  --python-version 3.11.7 --python-platform x86_64-unknown-linux-gnu \
+	  --custom-compile-command "make lock" -o requirements.lock
+	rm -f $(STAMP)
+	$(MAKE) $(STAMP)
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
@@ -55,6 +68,9 @@ test-browser: $(STAMP)
 	    $(PY) -m pytest -q tests/browser -p no:cacheprovider; \
 	  else echo "NOTICE: Chromium is not installed: browser and JupyterLab tests skipped (apt-get install -y chromium chromium-driver)"; fi; \
 	else echo "no browser tests yet"; fi
+
+wheel: $(STAMP)
+	$(PY) -m build --no-isolation --outdir dist .
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab book
