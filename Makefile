@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 JB_FLAGS := -W -n --keep-going --builder html
 NB_FILES := $(shell find book -name '*.ipynb' -not -path '*/assignments/*' -not -path '*/.ipynb_checkpoints/*' | sort)
 
-.PHONY: help lock wheel book test test-lib test-notebooks test-book test-browser test-assignments lab assignments bench lint clean
+.PHONY: help lock wheel book test test-lib test-notebooks test-book test-standalone test-browser test-assignments lab assignments bench lint clean
 
 help:
 	@echo "make book         build the HTML book into _build/html (warnings are errors)"
@@ -50,7 +50,7 @@ test: $(STAMP)
 	$(MAKE) test-browser
 
 test-lib: $(STAMP)
-	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/test_assignments.py rdplib --doctest-modules -p no:cacheprovider
+	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/standalone --ignore-glob="tests/test_assignments*" rdplib --doctest-modules -p no:cacheprovider
 
 test-notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval $(NB_FILES) --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider --timeout 300
@@ -58,6 +58,9 @@ test-notebooks: $(STAMP)
 test-book: $(STAMP)
 	rm -rf _build/html
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
+
+test-standalone: $(STAMP)
+	$(PY) -m pytest -q tests/standalone -p no:cacheprovider -s
 
 test-assignments: $(STAMP)
 	@if [ -f tests/test_assignments.py ]; then $(PY) -m pytest -q tests/test_assignments.py -p no:cacheprovider; else echo "no assignment tests yet"; fi
