@@ -60,8 +60,13 @@ def basic_composition(budgets: Iterable[tuple[float, float]]) -> tuple[float, fl
 def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
     """Guarantee for datasets differing in ``k`` records: ``(kε, k e^{(k-1)ε} δ)``.
 
-    This is the tight form of the group-privacy bound obtained by chaining
-    ``k`` neighbouring steps. (Some notes state the looser ``k e^{kε} δ``.)
+    Chaining ``k`` neighbouring steps gives ``δ_k = δ (1 + e^ε + ... + e^{(k-1)ε})
+    = δ (e^{kε} - 1) / (e^ε - 1)``. This function returns the simpler upper bound
+    ``k e^{(k-1)ε} δ`` on that sum (each of its ``k`` terms is at most
+    ``e^{(k-1)ε}``): valid, but neither the chain's closed form nor tight. At
+    ``k = 6``, ``ε = 0.5`` the chain gives ``29.4 δ`` and this bound ``73.1 δ``;
+    some notes state the looser ``k e^{kε} δ``. For ``δ = 0`` all agree on ``kε``.
+    The same holds for any neighbour relation, with ``k`` the number of steps.
 
     Parameters
     ----------
