@@ -251,35 +251,6 @@ def _epsilon_bound(hits: np.ndarray, hits_prime: np.ndarray, trials: Any, alpha:
         return np.maximum(0.0, np.log(lower) - np.log(upper))
 
 
-def expected_audit_bound(p: Any, p_prime: Any, trials: Any, confidence: float = 0.95) -> np.ndarray | float:
-    """The bound :func:`audit_epsilon` reports when the counts equal their expectations.
-
-    Plugs ``p * trials`` and ``p_prime * trials`` into the Clopper-Pearson
-    formulas (the Beta quantiles accept non-integer counts). It is the
-    "typical" bound of an audit with an event of probabilities ``p`` on ``x``
-    and ``p_prime`` on ``x_prime``: it rises towards ``ln(p / p_prime)`` as the
-    number of trials grows.
-
-    Examples
-    --------
-    >>> p, p_prime = 0.75, 0.25  # an event with likelihood ratio 3
-    >>> np.round(expected_audit_bound(p, p_prime, [100, 10_000, 1_000_000]), 3)
-    array([0.634, 1.053, 1.094])
-    >>> round(float(np.log(3)), 3)
-    1.099
-    """
-    confidence = check_probability(confidence, "confidence", open_interval=True)
-    p_arr = np.asarray(p, dtype=float)
-    pp_arr = np.asarray(p_prime, dtype=float)
-    n = np.asarray(trials, dtype=float)
-    if np.any((p_arr < 0) | (p_arr > 1)) or np.any((pp_arr < 0) | (pp_arr > 1)):
-        raise ValueError("p, p_prime: probabilities must lie in [0, 1]")
-    if np.any(n < 1):
-        raise ValueError("trials: must be >= 1")
-    out = _epsilon_bound(p_arr * n, pp_arr * n, n, 1.0 - confidence)
-    return float(out) if out.ndim == 0 else out
-
-
 # --------------------------------------------------------------------------------------
 # Searching over threshold events
 # --------------------------------------------------------------------------------------

@@ -1,20 +1,11 @@
-"""Local differential privacy: the private count-mean sketch and randomized-response baselines.
+"""Local differential privacy: Apple's private count-mean sketch.
 
 In the local model every user randomises their own value before it leaves
-their device, so the server never sees raw data. This module implements
-Apple's private count-mean sketch (CMS) and two randomized-response baselines
-for the same task (estimating how many users hold each item):
-
-* :class:`CountMeanSketch` -- hash to ``width`` buckets, one-hot encode, flip
-  every bit with probability ``1/(e^{ε/2}+1)``;
-* :func:`unary_rr_counts` -- one randomized-response bit per candidate item
-  (the sketch without hashing, so it needs the full dictionary);
-* :func:`kary_randomized_response` -- report one item, the true one with
-  probability ``e^ε/(e^ε + K - 1)``.
-
-Every simulation is vectorised over users (or, for the ``*_counts``
-shortcuts, draws the exact distribution of the aggregate from the item
-counts, so millions of users cost nothing).
+their device, so the server never sees raw data. :class:`CountMeanSketch`
+hashes each user's item to one of ``width`` buckets with one of
+``num_hashes`` hash functions, one-hot encodes it, and flips every bit with
+probability ``1/(e^{ε/2}+1)``; the server debiases and averages. Chapter 11
+builds the same client and server in NumPy and checks them against this class.
 """
 
 from __future__ import annotations
@@ -35,18 +26,7 @@ from ._validation import (
     check_positive,
 )
 
-__all__ = [
-    "CountMeanSketch",
-    "cms_flip_probability",
-    "cms_variance",
-    "zipf_counts",
-    "items_from_counts",
-    "unary_rr_counts",
-    "unary_rr_variance",
-    "kary_randomized_response",
-    "kary_rr_estimate",
-    "kary_rr_variance",
-]
+__all__ = ["CountMeanSketch"]
 
 def _splitmix64(keys: np.ndarray) -> np.ndarray:
     """The splitmix64 finaliser: a fast, well-mixing bijection of uint64 (wrap-around arithmetic)."""
@@ -126,7 +106,7 @@ class CountMeanSketch:
     >>> rng = np.random.default_rng(0)
     >>> items = rng.choice(["a", "b", "c"], size=50_000, p=[0.6, 0.3, 0.1])
     >>> cms = CountMeanSketch(epsilon=4.0, num_hashes=16, width=64, rng=rng)
-    >>> cms.collect(items)
+    >>> cms.aggregate(cms.encode(items))
     >>> abs(cms.estimate("a") / 50_000 - 0.6) < 0.03
     True
     """
@@ -172,8 +152,8 @@ class CountMeanSketch:
         Returns ``(reports, hash_indices)``: ``reports`` has shape
         ``(num_users, width)`` with 0/1 entries and ``hash_indices`` the hash each
         user picked. The pair is what the users send; pass it to
-        :meth:`aggregate`. Use :meth:`collect` for very many users, which never
-        stores the reports.
+        :meth:`aggregate`. For very many users, :meth:`collect_counts` draws
+        the aggregate directly from the item counts.
         """
         keys_shape = np.shape(item)
         num_users = 1 if keys_shape == () else keys_shape[0]
@@ -183,27 +163,6 @@ class CountMeanSketch:
         onehot[np.arange(num_users), cols] = 1
         flips = self.rng.random(onehot.shape) < self.flip_probability
         return np.where(flips, 1 - onehot, onehot).astype(np.int8), j
-
-    def report_log_probability(self, reports: ArrayLike, hash_indices: ArrayLike, item: Any) -> np.ndarray:
-        """Exact log-probability that a user holding ``item`` sends each ``(report, hash index)``.
-
-        ``P = (1/m) * q^d * (1-q)^(w-d)`` where ``d`` is the number of bits in
-        which the report differs from the one-hot vector of ``h_j(item)``.
-        Used to check the ε-DP claim exactly.
-        """
-        reports = check_numeric_array(reports, "reports")
-        reports = np.atleast_2d(reports)
-        if reports.shape[-1] != self.width or not np.all((reports == 0) | (reports == 1)):
-            raise ValueError(f"reports: must be 0/1 vectors of length {self.width}")
-        j = self._check_hash_index(np.atleast_1d(hash_indices))
-        if j.shape != reports.shape[:1]:
-            raise ValueError("hash_indices: must have one entry per report")
-        cols = self.hash(np.full(j.shape, item), j)
-        onehot = np.zeros_like(reports)
-        onehot[np.arange(j.size), cols] = 1
-        differ = np.sum(reports != onehot, axis=-1)
-        q = self.flip_probability
-        return -math.log(self.num_hashes) + differ * math.log(q) + (self.width - differ) * math.log1p(-q)
 
     # -- server ----------------------------------------------------------------
     def aggregate(self, reports: Any, hash_indices: ArrayLike | None = None) -> None:
@@ -244,23 +203,6 @@ class CountMeanSketch:
         self.sketch += self.num_hashes * debiased_sum
         self.num_reports += int(users_per_hash.sum())
 
-    def collect(self, items: ArrayLike) -> None:
-        """Simulate every user's report and aggregate them, without storing the reports.
-
-        For each (hash, column) cell, the number of reported ones is a sum of
-        independent bits: ``Binomial(#ones, 1-q) + Binomial(#zeros, q)``. Drawing
-        those two binomials gives exactly the distribution of summing the
-        individual reports, in O(m w) memory instead of O(N w).
-        """
-        items = np.atleast_1d(np.asarray(items))
-        num_users = items.shape[0]
-        j = self.rng.integers(0, self.num_hashes, size=num_users)
-        cols = self.hash(items, j)
-        cells = self.num_hashes * self.width
-        ones = np.bincount(j * self.width + cols, minlength=cells).reshape(self.num_hashes, self.width)
-        users_per_hash = np.bincount(j, minlength=self.num_hashes)
-        self._add_cell_counts(ones, users_per_hash)
-
     def collect_counts(self, counts: ArrayLike, items: ArrayLike | None = None) -> None:
         """Like :meth:`collect`, from a histogram: ``counts[i]`` users hold ``items[i]``.
 
@@ -291,7 +233,14 @@ class CountMeanSketch:
         self._add_cell_counts(ones, per_hash.sum(axis=0))
 
     def estimate(self, item: ArrayLike) -> np.ndarray | float:
-        """Unbiased estimate of how many users hold ``item`` (a float, or an array for an array)."""
+        """Estimate how many users hold ``item`` (a float, or an array for an array).
+
+        Unbiased over the users' coins **and** the draw of the hash functions;
+        for the hash functions of this sketch, each item carries a fixed
+        collision bias ``w/(w-1) * sum_{d' != d} f_{d'} (c_{d'}(d) - 1/w)``,
+        where ``c_{d'}(d)`` is the share of hashes under which ``d'`` collides
+        with ``d``.
+        """
         cols = self.hash(item)  # (..., m)
         values = self.sketch[np.arange(self.num_hashes), cols]
         w = self.width
@@ -299,6 +248,10 @@ class CountMeanSketch:
         return float(est[0]) if np.ndim(item) == 0 else est
 
 
+# ======================================================================================
+# Legacy helpers, NOT part of the public API (not in __all__). They serve only
+# rdplib.widgets.local, which chapter 11 no longer uses; delete this section with it.
+# ======================================================================================
 def cms_variance(counts: ArrayLike, epsilon: float, num_hashes: int, width: int) -> np.ndarray:
     """Mean squared error of every item's count estimate, over the noise and the hash draw.
 
@@ -350,40 +303,6 @@ def zipf_counts(num_items: int, num_users: int, exponent: float = 1.0, rng: Any 
     return as_rng(rng).multinomial(num_users, weights / weights.sum())
 
 
-def items_from_counts(counts: ArrayLike, rng: Any = None) -> np.ndarray:
-    """One entry per user: item ``i`` repeated ``counts[i]`` times, in random order.
-
-    Examples
-    --------
-    >>> np.sort(items_from_counts([2, 0, 1], rng=0))
-    array([0, 0, 2])
-    """
-    counts = check_counts(counts, "counts")
-    return as_rng(rng).permutation(np.repeat(np.arange(counts.size), counts))
-
-
-def unary_rr_counts(counts: ArrayLike, epsilon: float, rng: Any = None) -> np.ndarray:
-    """One randomized-response bit per candidate item: debiased count estimates.
-
-    Every user sends a vector of ``K = len(counts)`` bits, the one-hot encoding
-    of their item, each bit flipped with probability ``1/(e^{ε/2}+1)`` (two bits
-    differ between any two users, so this is ε-DP). The number of reported
-    ones of item ``d`` is drawn exactly as ``Binomial(f_d, 1-q) + Binomial(N-f_d, q)``.
-
-    Examples
-    --------
-    >>> est = unary_rr_counts([600_000, 300_000, 100_000], 4.0, rng=0)
-    >>> np.round(est / 1e6, 2)
-    array([0.6, 0.3, 0.1])
-    """
-    counts = check_counts(counts, "counts")
-    q = cms_flip_probability(epsilon)
-    rng = as_rng(rng)
-    n = counts.sum(axis=-1, keepdims=True)
-    ones = rng.binomial(counts, 1.0 - q) + rng.binomial(n - counts, q)
-    return (ones - q * n) / (1.0 - 2.0 * q)
-
-
 def unary_rr_variance(num_users: ArrayLike, epsilon: ArrayLike) -> np.ndarray | float:
     """Variance ``N e^{ε/2} / (e^{ε/2} - 1)^2`` of every count estimate of :func:`unary_rr_counts`.
 
@@ -407,60 +326,6 @@ def _kary_probabilities(num_categories: int, epsilon: float) -> tuple[float, flo
     """(keep probability, probability of each specific other item) of K-ary RR."""
     denom = math.exp(epsilon) + num_categories - 1
     return math.exp(epsilon) / denom, 1.0 / denom
-
-
-def kary_randomized_response(items: ArrayLike, num_categories: int, epsilon: float,
-                             rng: Any = None) -> np.ndarray:
-    """K-ary randomized response: keep the item w.p. ``e^ε/(e^ε+K-1)``, else a uniform other one.
-
-    Any two inputs give any output with probabilities in ratio at most
-    ``e^ε``, so each report is ε-DP.
-
-    Parameters
-    ----------
-    items : array_like of int
-        One item per user, in ``0 .. num_categories - 1``.
-    num_categories : int
-        Size ``K >= 2`` of the (known) dictionary.
-    epsilon : float
-    rng : None, int or numpy.random.Generator
-
-    Examples
-    --------
-    >>> reports = kary_randomized_response(np.zeros(100_000, dtype=int), 4, np.log(3), rng=0)
-    >>> round(float(np.mean(reports == 0)), 2)  # e^ε/(e^ε+3) = 1/2
-    0.5
-    """
-    k = check_int(num_categories, "num_categories", minimum=2)
-    epsilon = check_epsilon(epsilon)
-    arr = check_numeric_array(items, "items")
-    if np.any(arr != np.round(arr)) or np.any((arr < 0) | (arr >= k)):
-        raise ValueError(f"items: every entry must be an integer in 0..{k - 1}")
-    arr = arr.astype(np.int64)
-    rng = as_rng(rng)
-    keep, _ = _kary_probabilities(k, epsilon)
-    other = rng.integers(0, k - 1, size=arr.shape)
-    other += other >= arr  # uniform over the K - 1 items different from the true one
-    return np.where(rng.random(arr.shape) < keep, arr, other)
-
-
-def kary_rr_estimate(reports: ArrayLike, num_categories: int, epsilon: float) -> np.ndarray:
-    """Unbiased count estimates ``(C_d - N q') / (p' - q')`` from K-ary RR reports.
-
-    Examples
-    --------
-    >>> reports = kary_randomized_response(np.repeat([0, 1, 2], [500_000, 300_000, 200_000]), 3, 2.0, rng=0)
-    >>> np.round(kary_rr_estimate(reports, 3, 2.0) / 1e6, 2)
-    array([0.5, 0.3, 0.2])
-    """
-    k = check_int(num_categories, "num_categories", minimum=2)
-    epsilon = check_epsilon(epsilon)
-    arr = check_numeric_array(reports, "reports")
-    if np.any(arr != np.round(arr)) or np.any((arr < 0) | (arr >= k)):
-        raise ValueError(f"reports: every entry must be an integer in 0..{k - 1}")
-    keep, other = _kary_probabilities(k, epsilon)
-    observed = np.bincount(arr.astype(np.int64).ravel(), minlength=k)
-    return (observed - arr.size * other) / (keep - other)
 
 
 def kary_rr_variance(counts: ArrayLike, epsilon: float) -> np.ndarray:
