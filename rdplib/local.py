@@ -204,12 +204,15 @@ class CountMeanSketch:
         self.num_reports += int(users_per_hash.sum())
 
     def collect_counts(self, counts: ArrayLike, items: ArrayLike | None = None) -> None:
-        """Like :meth:`collect`, from a histogram: ``counts[i]`` users hold ``items[i]``.
+        """Simulate and aggregate the reports of a population given as a histogram.
 
-        Each user's hash index is uniform, so the users of one item split over
-        the hashes multinomially; the rest is as in :meth:`collect`. The cost
-        depends on the number of distinct items, not of users. ``items``
-        defaults to ``0, 1, ..., len(counts) - 1``.
+        ``counts[i]`` users hold ``items[i]`` (``items`` defaults to
+        ``0, 1, ..., len(counts) - 1``). Each user's hash index is uniform, so
+        the users of one item split over the hashes multinomially. For each
+        (hash, column) cell the number of reported ones is then exactly
+        ``Binomial(#ones, 1-q) + Binomial(#zeros, q)``: the same distribution
+        as :meth:`encode` followed by :meth:`aggregate`, at a cost that depends
+        on the number of distinct items, not of users.
 
         Examples
         --------
