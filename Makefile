@@ -65,6 +65,8 @@ test-standalone: $(STAMP)
 test-assignments: $(STAMP)
 	@if [ -f tests/test_assignments.py ]; then $(PY) -m pytest -q tests/test_assignments.py -p no:cacheprovider; else echo "no assignment tests yet"; fi
 
+# Browser tests: every page of _build/html (built when missing) in Chromium, axe-core (WCAG 2.1 AA,
+# light and dark mode), and JupyterLab end to end. BOOK_HTML_DIR=<dir> tests another build.
 test-browser: $(STAMP)
 	@if [ -d tests/browser ]; then \
 	  if [ -x /usr/bin/chromium ] || [ -x /usr/lib/chromium/chromium ]; then \

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     sync_playwright = None
 
 # Counters filled by test_rendered_book.py and printed at the end of the session.
-STATS: dict[str, float] = {"pages": 0, "images": 0, "formulas": 0, "links": 0, "anchors": 0}
+STATS: dict[str, object] = {"pages": 0, "images": 0, "formulas": 0, "links": 0, "anchors": 0}
 _SESSION_START = time.monotonic()
 
 
@@ -53,6 +53,14 @@ def pytest_terminal_summary(terminalreporter):
             "{formulas:.0f} formulas typeset, {links:.0f} internal links and {anchors:.0f} anchors "
             "checked".format(**STATS)
         )
+    for mode in ("light", "dark"):
+        if f"axe_pages_{mode}" in STATS:
+            terminalreporter.write_line(
+                f"axe-core ({mode} mode): {STATS[f'axe_pages_{mode}']:.0f} pages checked, "
+                f"{STATS[f'axe_violations_{mode}']:.0f} violations ({STATS.get(f'axe_time_{mode}', '')})")
+    for key, value in STATS.items():
+        if key.startswith("lab_"):
+            terminalreporter.write_line(f"JupyterLab: {key[4:].replace('_', ' ')}: {value}")
     terminalreporter.write_line(
         f"browser tests: total time {time.monotonic() - _SESSION_START:.1f} s"
     )

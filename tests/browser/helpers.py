@@ -16,12 +16,14 @@ ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
 # The HTML folder under test; BOOK_HTML_DIR points the tests at another copy (e.g. a broken one).
 HTML_DIR = Path(os.environ.get("BOOK_HTML_DIR", ROOT / "_build" / "html")).resolve()
-SCREENSHOT_DIR = ROOT / "_build" / "screenshots"
+# Where the tests save their screenshots; BROWSER_SCREENSHOT_DIR puts them elsewhere.
+SCREENSHOT_DIR = Path(os.environ.get("BROWSER_SCREENSHOT_DIR", ROOT / "_build" / "screenshots")).resolve()
 
 CHROMIUM_CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
+    "--disable-quic",
     "--disable-dev-shm-usage",
     "--disable-background-networking",
     "--disable-component-update",
