@@ -1,7 +1,12 @@
 """rdplib: the helper library of the executable book on random differential privacy.
 
-Thin, vectorised and validated implementations of the mechanisms the book
-teaches. Randomness is taken as ``rng=None | int | numpy.random.Generator``.
+Thin, vectorised and validated versions of what the book's chapters, assignments and
+outside checks reuse: the mechanisms, the accounting, the private histograms with the
+exact L1 projection, the data-dependent scale, the count-mean sketch and the auditor.
+Each chapter writes its mechanism in the open first and checks it against the
+version here. Randomness is taken as ``rng=None | int | numpy.random.Generator``.
+The explorers' machinery is in :mod:`rdplib.widgets` (needs the ``widgets`` extra,
+ipywidgets) and the book's plot style in :mod:`rdplib.plotting`.
 
 .. warning::
    rdplib is for teaching. Its continuous noise is NumPy floating-point noise,
@@ -10,18 +15,6 @@ teaches. Randomness is taken as ``rng=None | int | numpy.random.Generator``.
    OpenDP instead.
 """
 
-from . import (
-    accuracy,
-    attacks,
-    audit,
-    datadep,
-    discrete,
-    local,
-    properties,
-    rdp,
-    sensitivity,
-    thresholding,
-)
 from .accounting import (
     basic_composition,
     group_privacy,
@@ -29,13 +22,8 @@ from .accounting import (
     threshold_for_delta,
     thresholded_histogram,
 )
-from .accuracy import *  # noqa: F403
-from .attacks import *  # noqa: F403
-from .audit import *  # noqa: F403
 from .audit import AuditResult, audit_epsilon, clopper_pearson
-from .datadep import *  # noqa: F403
-from .datadep import laplace_with_scale, pairwise_h_values, quantile_scale
-from .discrete import *  # noqa: F403
+from .datadep import quantile_scale
 from .histograms import (
     dp_histogram,
     histogram_counts,
@@ -44,7 +32,6 @@ from .histograms import (
     rdp_condition_holds,
     rdp_histogram,
 )
-from .local import *  # noqa: F403
 from .local import CountMeanSketch
 from .mechanisms import (
     clipped_mean,
@@ -58,10 +45,6 @@ from .mechanisms import (
     rr_flip_probability,
     rr_variance,
 )
-from .properties import *  # noqa: F403
-from .rdp import *  # noqa: F403
-from .sensitivity import *  # noqa: F403
-from .thresholding import *  # noqa: F403
 
 __version__ = "0.1.0"
 
@@ -92,8 +75,6 @@ __all__ = [
     "l1_loss",
     # data-dependent noise
     "quantile_scale",
-    "pairwise_h_values",
-    "laplace_with_scale",
     # local DP
     "CountMeanSketch",
     # auditing
@@ -101,10 +82,3 @@ __all__ = [
     "AuditResult",
     "clopper_pearson",
 ]
-
-# Chapter helper modules define their own __all__; re-export those names too.
-for _module in (
-    accuracy, attacks, audit, datadep, discrete, local, properties, rdp, sensitivity, thresholding
-):
-    __all__ += [name for name in _module.__all__ if name not in __all__]
-del _module

@@ -20,9 +20,8 @@ import pytest
 
 matplotlib.use("Agg")
 
-from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
-
 import yaml  # noqa: E402
+from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
 
 from rdplib.widgets import Explorer  # noqa: E402
 

@@ -331,3 +331,43 @@ class TestClippedMean:
 def test_mechanisms_are_reexported():
     for name in rdplib.mechanisms.__all__:
         assert getattr(rdplib, name) is getattr(rdplib.mechanisms, name)
+
+
+# --- the exact privacy curve of the Gaussian mechanism ---------------------------------
+
+
+def test_gaussian_delta_docstring_value_and_calibration():
+    sigma = rdplib.gaussian_sigma(1.0, 0.5, 1e-5, method="analytic")
+    assert rdplib.gaussian_delta(0.5, sigma) == pytest.approx(1e-5, rel=1e-6)
+    assert rdplib.gaussian_delta(0.5, 1.0) == pytest.approx(0.2384217, rel=1e-6)
+
+
+def test_gaussian_delta_group_bound_by_the_chain():
+    """k records changed: the shift is k; the exact δ is at most the group-privacy chain."""
+    sigma = rdplib.gaussian_sigma(1.0, 0.5, 1e-5, method="analytic")
+    for k in range(2, 7):
+        chain = 1e-5 * (math.exp(0.5 * k) - 1) / (math.exp(0.5) - 1)
+        assert rdplib.gaussian_delta(0.5 * k, sigma, shift=k) <= chain
+
+
+def test_gaussian_delta_against_simulation():
+    """δ(ε) = P0[L > ε] - e^ε P1[L > ε], estimated from samples under both inputs."""
+    rng = np.random.default_rng(8)
+    sigma, eps = 1.0, 0.5
+    y0 = rng.normal(0.0, sigma, 1_000_000)
+    y1 = rng.normal(1.0, sigma, 1_000_000)
+    loss = lambda y: (1.0 - 2.0 * y) / (2.0 * sigma**2)  # noqa: E731
+    sim = np.mean(loss(y0) > eps) - math.exp(eps) * np.mean(loss(y1) > eps)
+    # sd of the estimate is below 0.001; a wrong constant moves δ by far more
+    assert abs(sim - rdplib.gaussian_delta(eps, sigma)) < 0.003
+    assert abs(rdplib.gaussian_delta(eps, sigma / 2) - rdplib.gaussian_delta(eps, sigma)) > 0.1
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"epsilon": -1.0, "sigma": 1.0}, "epsilon"), ({"epsilon": 1.0, "sigma": 0.0}, "sigma"),
+     ({"epsilon": 1.0, "sigma": 1.0, "shift": 0.0}, "shift")],
+)
+def test_gaussian_delta_errors_name_the_parameter(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        rdplib.gaussian_delta(**kwargs)

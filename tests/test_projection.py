@@ -226,3 +226,53 @@ class TestProperties:
         z, n = zn
         assume(np.all(np.isfinite(z + shift)))
         assert_valid_histogram(project_to_histograms(z + shift, n), n, z.shape)
+
+
+# ---------------------------------------------------------------- the tie rule
+
+
+class TestTies:
+    """Both tie rules return exact minimisers; they differ only when the floors hold n or more."""
+
+    def test_default_is_smallest_first(self):
+        rng = np.random.default_rng(3)
+        z = rng.normal(0.05, 0.1, size=(200, 20))
+        assert np.array_equal(project_to_histograms(z, 50), project_to_histograms(z, 50, ties="smallest"))
+
+    def test_bad_ties_named(self):
+        with pytest.raises(ValueError, match="ties: must be one of"):
+            project_to_histograms([0.5, 0.5], 2, ties="largest")
+
+    def test_known_case(self):
+        # w = (3, 2.4, 2.1, -0.6): floors (3, 2, 2, 0) hold 7 > 6 units; one unit must go
+        z = [0.5, 0.4, 0.35, -0.1]
+        assert np.allclose(project_to_histograms(z, 6, ties="proportional") * 6, [2, 2, 2, 0])
+        assert np.allclose(project_to_histograms(z, 6, ties="smallest") * 6, [3, 1, 2, 0])
+
+    @HYPOTHESIS
+    @given(small_k, small_n, st.data())
+    def test_both_rules_are_exact_minimisers(self, k, n, data):
+        z = data.draw(hnp.arrays(float, (k,), elements=st.floats(-0.5, 1.5, allow_nan=False)))
+        candidates = all_histograms(k, n)
+        best = np.abs(z - candidates / n).sum(axis=1).min()
+        for ties in ("smallest", "proportional"):
+            c = assert_valid_histogram(project_to_histograms(z, n, ties=ties), n, (k,))
+            assert loss(z, c, n) <= best + TOL
+
+    def test_proportional_batches_match_rows(self):
+        rng = np.random.default_rng(4)
+        z = rng.laplace(0.1, 0.2, size=(30, 10))
+        batch = project_to_histograms(z, 40, ties="proportional")
+        rows = np.stack([project_to_histograms(row, 40, ties="proportional") for row in z])
+        assert np.array_equal(batch, rows)
+
+    def test_proportional_keeps_spurious_mass_smallest_removes_it(self):
+        """Many empty cells with positive noise: the two rules differ on the empty cells."""
+        rng = np.random.default_rng(5)
+        counts = np.zeros(25, dtype=int)
+        counts[:2] = 250
+        z = dp_histogram(counts, 0.2, rng=rng)
+        small = project_to_histograms(z, 500, ties="smallest")
+        prop = project_to_histograms(z, 500, ties="proportional")
+        assert np.isclose(np.abs(z - small).sum(), np.abs(z - prop).sum(), atol=TOL)
+        assert prop[2:].sum() > small[2:].sum()

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.quality.check_claims import Claim, check_notebook, extract_claims, is_backed, load_allowlist
+from tests.quality.check_claims import (
+    Claim,
+    check_notebook,
+    extract_claims,
+    is_backed,
+    load_allowlist,
+)
 from tests.quality.check_figures import figure_problems
 
 ROOT = Path(__file__).resolve().parents[1]

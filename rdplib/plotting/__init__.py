@@ -1,7 +1,12 @@
-"""Plotting helpers for the book; importing this module applies the book-wide style.
+"""The book's plot style; importing this module applies it.
 
-Chapters call these helpers so that notebook cells stay short. The palette is
-colour-blind safe (Okabe-Ito).
+The palette is colour-blind safe (Okabe-Ito) and readable on light and dark pages.
+
+Examples
+--------
+>>> import rdplib.plotting
+>>> rdplib.plotting.STYLE_PATH.name
+'book.mplstyle'
 """
 
 from __future__ import annotations
@@ -15,7 +20,15 @@ STYLE_PATH = Path(__file__).with_name("book.mplstyle")
 
 
 def set_book_style() -> None:
-    """Apply the book's matplotlib style (idempotent)."""
+    """Apply the book's matplotlib style (idempotent).
+
+    Examples
+    --------
+    >>> set_book_style()
+    >>> import matplotlib as mpl
+    >>> mpl.rcParams["axes.spines.top"]
+    False
+    """
     plt.style.use(str(STYLE_PATH))
     mpl.rcParams["figure.max_open_warning"] = 0
 
@@ -23,8 +36,3 @@ def set_book_style() -> None:
 set_book_style()
 
 __all__ = ["STYLE_PATH", "set_book_style"]
-
-
-from .._gather import gather_chapter_modules  # noqa: E402
-
-gather_chapter_modules(__name__, __path__, globals(), __all__)

@@ -1,15 +1,18 @@
-"""ipywidgets explorers, one (or more) per chapter.
+"""The explorers' machinery: sliders that drive a readout of numbers and a figure.
 
-Every explorer is an :class:`Explorer`: sliders that drive a readout of key
-numbers (``explorer.results``) and a matplotlib figure. In the rendered book a
-static figure of a few slider settings stands beside each explorer.
+Each chapter builds its explorer from its own compute function and :class:`Explorer`;
+the rendered book shows a static figure of a few slider settings beside it. Needs
+ipywidgets: ``pip install "rdplib[widgets]"``.
 """
 
-from ._base import Explorer, format_number
+try:
+    import ipywidgets as _ipywidgets  # noqa: F401
+except ModuleNotFoundError as error:  # pragma: no cover - exercised in the standalone test
+    raise ModuleNotFoundError(
+        "rdplib.widgets needs ipywidgets: install it with pip install 'rdplib[widgets]'",
+        name="ipywidgets",
+    ) from error
 
-__all__ = ["Explorer", "format_number"]
+from ._base import Explorer
 
-
-from .._gather import gather_chapter_modules  # noqa: E402
-
-gather_chapter_modules(__name__, __path__, globals(), __all__)
+__all__ = ["Explorer"]

@@ -9,9 +9,10 @@ from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
+import numpy as np  # noqa: F401  (used by the docstring example)
 
 
-def format_number(value: Any) -> str:
+def _format_number(value: Any) -> str:
     """Format a readout value: integers plainly, floats with 4 significant digits."""
     if isinstance(value, bool):
         return str(value)
@@ -46,6 +47,19 @@ class Explorer(widgets.VBox):
     figure : ipywidgets.Image
         The figure as PNG bytes (an image widget, so the explorer needs no
         output capture and works the same in JupyterLab, Colab and tests).
+
+    Examples
+    --------
+    >>> import ipywidgets as widgets
+    >>> def compute(epsilon):
+    ...     return {"flip probability": float(1 / (1 + np.exp(epsilon)))}
+    >>> slider = widgets.FloatSlider(value=1.0, min=0.1, max=5.0, step=0.1, description="ε")
+    >>> explorer = Explorer({"epsilon": slider}, compute, title="Randomized response")
+    >>> round(explorer.results["flip probability"], 4)
+    0.2689
+    >>> slider.value = 2.0  # moving the slider recomputes the readout
+    >>> explorer.readout_text()
+    'flip probability: 0.1192'
     """
 
     def __init__(
@@ -85,7 +99,7 @@ class Explorer(widgets.VBox):
         self.results = self._compute(**values)
         rows = "".join(
             f"<tr><td style='padding-right:1em'>{html.escape(k)}</td>"
-            f"<td style='text-align:right'>{format_number(v)}</td></tr>"
+            f"<td style='text-align:right'>{_format_number(v)}</td></tr>"
             for k, v in self.results.items()
         )
         self.readout.value = f"<table>{rows}</table>"
@@ -100,4 +114,4 @@ class Explorer(widgets.VBox):
 
     def readout_text(self) -> str:
         """The readout as plain text, ``name: value`` per line."""
-        return "\n".join(f"{k}: {format_number(v)}" for k, v in self.results.items())
+        return "\n".join(f"{k}: {_format_number(v)}" for k, v in self.results.items())

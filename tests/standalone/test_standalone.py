@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 import yaml
 
-from tests.standalone.setup_cells import MARKER, chapters, setup_source
+from tests.standalone.setup_cells import chapters, setup_source
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)")
