@@ -23,7 +23,6 @@ from ._validation import (
     check_epsilon,
     check_int,
     check_numeric_array,
-    check_positive,
 )
 
 __all__ = ["CountMeanSketch"]
@@ -252,100 +251,3 @@ class CountMeanSketch:
 
 
 # ======================================================================================
-# Legacy helpers, NOT part of the public API (not in __all__). They serve only
-# rdplib.widgets.local, which chapter 11 no longer uses; delete this section with it.
-# ======================================================================================
-def cms_variance(counts: ArrayLike, epsilon: float, num_hashes: int, width: int) -> np.ndarray:
-    """Mean squared error of every item's count estimate, over the noise and the hash draw.
-
-    With ``N`` users, ``f_d`` of them holding item ``d``, ``q = 1/(e^{ε/2}+1)``
-    and ``c = (1/w)(1 - 1/w)``:
-
-    ``MSE_d = (w/(w-1))^2 [ N e^{ε/2}/(e^{ε/2}-1)^2 + (N - f_d) c (1 - 1/m)
-    + c/m * sum_{d' != d} f_{d'}^2 ]``.
-
-    The first term is the bit-flipping noise, the second the randomness of
-    which hash each user picks, the third collisions with other items (it
-    shrinks with more hashes ``m`` and a wider sketch ``w``). Hash functions are
-    treated as independent and uniform.
-
-    Examples
-    --------
-    >>> mse = cms_variance([600, 300, 100], 4.0, num_hashes=8, width=128)
-    >>> np.round(np.sqrt(mse), 1)
-    array([16.9, 23.5, 25.2])
-    """
-    counts = check_counts(counts, "counts").astype(float)
-    epsilon = check_epsilon(epsilon)
-    m = check_int(num_hashes, "num_hashes", minimum=1)
-    w = check_int(width, "width", minimum=2)
-    n = counts.sum()
-    half = math.exp(epsilon / 2.0)
-    c = (1.0 / w) * (1.0 - 1.0 / w)
-    flips = n * half / (half - 1.0) ** 2
-    hash_choice = (n - counts) * c * (1.0 - 1.0 / m)
-    collisions = c / m * (np.sum(counts**2) - counts**2)
-    return (w / (w - 1.0)) ** 2 * (flips + hash_choice + collisions)
-
-
-def zipf_counts(num_items: int, num_users: int, exponent: float = 1.0, rng: Any = None) -> np.ndarray:
-    """Item counts of ``num_users`` users drawn from a Zipf law over ``num_items`` items.
-
-    Item ``r`` (rank ``r + 1``) has probability proportional to ``(r + 1)^(-exponent)``.
-
-    Examples
-    --------
-    >>> counts = zipf_counts(300, 100_000, rng=0)
-    >>> int(counts.sum()), bool(counts[0] > counts[1] > counts[10])
-    (100000, True)
-    """
-    num_items = check_int(num_items, "num_items", minimum=1)
-    num_users = check_int(num_users, "num_users", minimum=1)
-    exponent = check_positive(exponent, "exponent")
-    weights = np.arange(1, num_items + 1, dtype=float) ** (-exponent)
-    return as_rng(rng).multinomial(num_users, weights / weights.sum())
-
-
-def unary_rr_variance(num_users: ArrayLike, epsilon: ArrayLike) -> np.ndarray | float:
-    """Variance ``N e^{ε/2} / (e^{ε/2} - 1)^2`` of every count estimate of :func:`unary_rr_counts`.
-
-    Examples
-    --------
-    >>> round(unary_rr_variance(1_000_000, 4.0))
-    181015
-    """
-    n = np.asarray(num_users, dtype=float)
-    eps = np.asarray(epsilon, dtype=float)
-    if np.any(n < 0) or np.any(~np.isfinite(n)):
-        raise ValueError("num_users: must be finite and >= 0")
-    if np.any(~(eps > 0)) or np.any(~np.isfinite(eps)):
-        raise ValueError("epsilon: must be a finite number > 0")
-    half = np.exp(eps / 2.0)
-    out = n * half / (half - 1.0) ** 2
-    return float(out) if out.ndim == 0 else out
-
-
-def _kary_probabilities(num_categories: int, epsilon: float) -> tuple[float, float]:
-    """(keep probability, probability of each specific other item) of K-ary RR."""
-    denom = math.exp(epsilon) + num_categories - 1
-    return math.exp(epsilon) / denom, 1.0 / denom
-
-
-def kary_rr_variance(counts: ArrayLike, epsilon: float) -> np.ndarray:
-    """Exact variance of each count estimate of K-ary RR (``K = len(counts)``).
-
-    ``[f_d p'(1-p') + (N - f_d) q'(1-q')] / (p' - q')^2``.
-
-    Examples
-    --------
-    >>> np.round(kary_rr_variance([500, 300, 200], 2.0), 1)
-    array([283.8, 252.5, 236.8])
-    """
-    counts = check_counts(counts, "counts").astype(float)
-    epsilon = check_epsilon(epsilon)
-    k = counts.shape[-1]
-    if k < 2:
-        raise ValueError("counts: need at least 2 categories")
-    keep, other = _kary_probabilities(k, epsilon)
-    n = counts.sum(axis=-1, keepdims=True)
-    return (counts * keep * (1 - keep) + (n - counts) * other * (1 - other)) / (keep - other) ** 2
