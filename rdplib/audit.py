@@ -62,7 +62,9 @@ def clopper_pearson(successes: int, trials: int, confidence: float) -> tuple[flo
     if successes > trials:
         raise ValueError(f"successes: must be at most trials ({trials}), got {successes}")
     confidence = check_probability(confidence, "confidence", open_interval=True)
-    from scipy.special import betaincinv  # Beta quantile; imported here so `import rdplib` stays fast
+    from scipy.special import (
+        betaincinv,  # Beta quantile; imported here so `import rdplib` stays fast
+    )
 
     alpha = 1.0 - confidence
     lower = 0.0 if successes == 0 else float(betaincinv(successes, trials - successes + 1, alpha))

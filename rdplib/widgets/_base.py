@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import numpy as np  # noqa: F401  (used by the docstring example)
+from matplotlib.figure import Figure
 
 
 def _format_number(value: Any) -> str:
@@ -74,6 +74,8 @@ class Explorer(widgets.VBox):
         self._compute = compute
         self._draw = draw
         self._figsize = figsize
+        self._canvas_figure = Figure(figsize=figsize)
+        self._canvas_figure.subplots_adjust(left=0.12, right=0.97, bottom=0.17, top=0.88)
         self.results: dict[str, Any] = {}
         self.readout = widgets.HTML()
         self.figure = widgets.Image(format="png")
@@ -104,12 +106,13 @@ class Explorer(widgets.VBox):
         )
         self.readout.value = f"<table>{rows}</table>"
         if self._draw is not None:
-            fig, ax = plt.subplots(figsize=self._figsize)
+            # One figure, reused: no pyplot bookkeeping, no layout pass, a small PNG.
+            fig = self._canvas_figure
+            fig.clear()
+            ax = fig.add_subplot()
             self._draw(ax, self.results, **values)
-            fig.tight_layout()
             buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=90)
-            plt.close(fig)
+            fig.savefig(buffer, format="png", dpi=80, pil_kwargs={"compress_level": 1})
             self.figure.value = buffer.getvalue()
 
     def readout_text(self) -> str:
