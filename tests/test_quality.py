@@ -16,6 +16,7 @@ import yaml
 from tests.quality.check_claims import (
     Claim,
     check_notebook,
+    corpus_numbers,
     extract_claims,
     is_backed,
     load_allowlist,
