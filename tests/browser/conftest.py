@@ -58,6 +58,9 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(
                 f"axe-core ({mode} mode): {STATS[f'axe_pages_{mode}']:.0f} pages checked, "
                 f"{STATS[f'axe_violations_{mode}']:.0f} violations ({STATS.get(f'axe_time_{mode}', '')})")
+    if "axe_math_pages" in STATS:
+        terminalreporter.write_line(
+            f"MathJax offline: assistive MathML on every formula of {STATS['axe_math_pages']} pages with math")
     for key, value in STATS.items():
         if key.startswith("lab_"):
             terminalreporter.write_line(f"JupyterLab: {key[4:].replace('_', ' ')}: {value}")
