@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
+import matplotlib
 import numpy as np  # noqa: F401  (used by the docstring example)
 from matplotlib.figure import Figure
 
@@ -75,7 +76,7 @@ class Explorer(widgets.VBox):
         self._draw = draw
         self._figsize = figsize
         self._canvas_figure = Figure(figsize=figsize)
-        self._canvas_figure.subplots_adjust(left=0.12, right=0.97, bottom=0.17, top=0.88)
+        self._margins: dict[str, float] | None = None
         self.results: dict[str, Any] = {}
         self.readout = widgets.HTML()
         self.figure = widgets.Image(format="png")
@@ -106,13 +107,21 @@ class Explorer(widgets.VBox):
         )
         self.readout.value = f"<table>{rows}</table>"
         if self._draw is not None:
-            # One figure, reused: no pyplot bookkeeping, no layout pass, a small PNG.
+            # One figure, reused, drawn once per update: the margins come from one
+            # tight layout at the first update and stay fixed (no layout pass, no
+            # tight bounding box later), and the PNG is small and lightly compressed.
             fig = self._canvas_figure
             fig.clear()
             ax = fig.add_subplot()
             self._draw(ax, self.results, **values)
+            if self._margins is None:
+                fig.tight_layout()
+                pars = fig.subplotpars
+                self._margins = {"left": pars.left, "right": pars.right, "bottom": pars.bottom, "top": pars.top}
+            fig.subplots_adjust(**self._margins)
             buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=80, pil_kwargs={"compress_level": 1})
+            with matplotlib.rc_context({"savefig.bbox": "standard"}):  # no second, "tight" draw
+                fig.savefig(buffer, format="png", dpi=80, pil_kwargs={"compress_level": 1})
             self.figure.value = buffer.getvalue()
 
     def readout_text(self) -> str:
