@@ -69,7 +69,7 @@ class Explorer(widgets.VBox):
         compute: Callable[..., dict[str, Any]],
         draw: Callable[..., None] | None = None,
         title: str = "",
-        figsize: tuple[float, float] = (7.0, 3.6),
+        figsize: tuple[float, float] = (6.0, 3.2),
     ) -> None:
         self.controls = dict(controls)
         self._compute = compute
@@ -118,10 +118,11 @@ class Explorer(widgets.VBox):
                 fig.tight_layout()
                 pars = fig.subplotpars
                 self._margins = {"left": pars.left, "right": pars.right, "bottom": pars.bottom, "top": pars.top}
+                fig.set_layout_engine(None)  # else every save runs a second, layout draw
             fig.subplots_adjust(**self._margins)
             buffer = io.BytesIO()
             with matplotlib.rc_context({"savefig.bbox": "standard"}):  # no second, "tight" draw
-                fig.savefig(buffer, format="png", dpi=80, pil_kwargs={"compress_level": 1})
+                fig.savefig(buffer, format="png", dpi=72, pil_kwargs={"compress_level": 1})
             self.figure.value = buffer.getvalue()
 
     def readout_text(self) -> str:
