@@ -46,6 +46,7 @@ test: $(STAMP)
 	$(MAKE) test-lib
 	$(MAKE) test-notebooks
 	$(MAKE) test-book
+	$(MAKE) test-standalone
 	$(MAKE) test-assignments
 	$(MAKE) test-browser
 
