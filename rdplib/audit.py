@@ -83,7 +83,9 @@ class AuditResult:
         of the two directional bounds.
     direction : str
         Which ratio gave ``epsilon_lower``: ``"x/x_prime"`` (the event is more
-        likely on ``x``) or ``"x_prime/x"``.
+        likely on ``x``) or ``"x_prime/x"``. When neither direction shows anything
+        (both bounds are at most 0, so ``epsilon_lower`` is 0) it names the
+        direction whose bound was larger, which carries no evidence.
     epsilon_hat : float
         Plug-in estimate, the larger of ``ln((p_hat - δ)/p_prime_hat)`` and
         ``ln((p_prime_hat - δ)/p_hat)`` (``inf`` when a denominator is 0,
