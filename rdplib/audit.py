@@ -228,6 +228,3 @@ def audit_epsilon(
         hits.append(int(np.count_nonzero(flags)))
     numbers = _bound_from_counts(hits[0], hits[1], trials, confidence, delta)
     return AuditResult(**numbers, trials=trials, confidence=confidence, delta=delta)
-
-
-# ======================================================================================

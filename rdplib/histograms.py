@@ -32,6 +32,9 @@ __all__ = [
 ]
 
 
+_TIES = ("smallest", "proportional")  # tie rules of project_to_histograms
+
+
 def histogram_counts(cells: ArrayLike, k: int) -> np.ndarray:
     """Count how many of the integer cell labels ``cells`` (in ``0..k-1``) fall in each cell.
 
@@ -285,8 +288,6 @@ def project_to_histograms(z: ArrayLike, n: int, ties: str = "smallest") -> np.nd
             counts = counts - _units_to_remove_proportionally(base, np.maximum(-shortfall, 0.0))
     return counts / n
 
-
-_TIES = ("smallest", "proportional")
 
 
 def _units_to_remove_proportionally(base: np.ndarray, surplus: np.ndarray) -> np.ndarray:

@@ -33,6 +33,25 @@ CHROMIUM_ARGS = [
 # Harmless: sphinx-thebe includes its script twice on every Jupyter Book page.
 IGNORED_PAGE_ERRORS = ("Identifier 'THEBE_JS_URL' has already been declared",)
 
+# Waits for MathJax to finish and counts what it did: math nodes in the page, typeset
+# containers (-1 when MathJax never started), rendering errors and formulas that carry
+# MathJax's assistive MathML. Shared by the rendered-book and accessibility tests.
+WAIT_FOR_MATH = """
+async () => {
+  const nodes = document.querySelectorAll('span.math, div.math').length;
+  if (nodes === 0) return {nodes: 0, containers: 0, errors: 0, assistive: 0};
+  for (let i = 0; i < 300 && !(window.MathJax && MathJax.startup && MathJax.startup.promise); i++) {
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return {nodes, containers: -1, errors: 0, assistive: 0};
+  await MathJax.startup.promise;
+  const containers = Array.from(document.querySelectorAll('mjx-container'));
+  return {nodes, containers: containers.length,
+          errors: document.querySelectorAll('mjx-merror').length,
+          assistive: containers.filter(c => c.querySelector('mjx-assistive-mml math')).length};
+}
+"""
+
 
 def chromium_path() -> str | None:
     """The Debian Chromium binary (Playwright's own browser download is not used)."""

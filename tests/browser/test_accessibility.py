@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from .conftest import STATS
-from .helpers import HTML_DIR, toc_files
+from .helpers import HTML_DIR, WAIT_FOR_MATH, toc_files
 
 pytestmark = pytest.mark.browser
 
@@ -39,20 +39,6 @@ MODES = ("light", "dark")
 # is a zero-second redirect to book/intro.html (checked on its own below).
 SKIPPED = ("_static/*", "index.html")
 
-WAIT_FOR_MATH = """
-async () => {
-  const nodes = document.querySelectorAll('span.math, div.math').length;
-  if (nodes === 0) return {nodes: 0, containers: 0, assistive: 0};
-  for (let i = 0; i < 300 && !(window.MathJax && MathJax.startup && MathJax.startup.promise); i++) {
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return {nodes, containers: -1, assistive: 0};
-  await MathJax.startup.promise;
-  const containers = Array.from(document.querySelectorAll('mjx-container'));
-  return {nodes, containers: containers.length,
-          assistive: containers.filter(c => c.querySelector('mjx-assistive-mml math')).length};
-}
-"""
 
 RUN_AXE = """
 async (tags) => {

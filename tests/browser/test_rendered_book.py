@@ -11,7 +11,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 import pytest
 
 from .conftest import STATS
-from .helpers import IGNORED_PAGE_ERRORS, SCREENSHOT_DIR, html_ids, toc_files
+from .helpers import IGNORED_PAGE_ERRORS, SCREENSHOT_DIR, WAIT_FOR_MATH, html_ids, toc_files
 
 pytestmark = pytest.mark.browser
 
@@ -35,20 +35,6 @@ async () => {
 }
 """
 
-WAIT_FOR_MATH = """
-async () => {
-  const nodes = document.querySelectorAll('span.math, div.math').length;
-  if (nodes === 0) return {nodes: 0, containers: 0, errors: 0};
-  for (let i = 0; i < 300 && !(window.MathJax && MathJax.startup && MathJax.startup.promise); i++) {
-    await new Promise(resolve => setTimeout(resolve, 50));
-  }
-  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return {nodes, containers: -1, errors: 0};
-  await MathJax.startup.promise;
-  return {nodes,
-          containers: document.querySelectorAll('mjx-container').length,
-          errors: document.querySelectorAll('mjx-merror').length};
-}
-"""
 
 # Article text outside code and typeset math: a TeX command left there means a formula that
 # the Markdown parser did not recognise (e.g. `$$` glued to a paragraph), which MathJax then skips.
