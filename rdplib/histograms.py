@@ -212,7 +212,9 @@ def rdp_histogram(
     return theta + noise
 
 
-def project_to_histograms(z: ArrayLike, n: int, ties: str = "smallest") -> np.ndarray:
+def project_to_histograms(
+    z: ArrayLike, n: int, ties: str = "smallest", keep_zeros: bool = False
+) -> np.ndarray:
     """Exact L1 projection of ``z`` onto the histograms of ``n`` observations (the paper's δ(z)).
 
     Returns ``c / n`` where the integer vector ``c >= 0`` with ``sum(c) = n``
@@ -244,6 +246,11 @@ def project_to_histograms(z: ArrayLike, n: int, ties: str = "smallest") -> np.nd
         noise put it.
 
     When ``sum(b) < n`` the minimiser built by adding units is returned for both.
+    Units beyond the straddling ones cost +1 wherever they go, so they may land
+    in cells where ``z`` is exactly 0. A sparse release (:func:`rdp_histogram`,
+    a thresholded histogram) means those zeros: with ``keep_zeros=True`` such
+    units move to the cells where ``z`` is not 0, in proportion to their counts
+    (largest remainders first). The result is still an exact minimiser.
 
     Parameters
     ----------
@@ -253,6 +260,8 @@ def project_to_histograms(z: ArrayLike, n: int, ties: str = "smallest") -> np.nd
         Number of observations, ``>= 1``.
     ties : {"smallest", "proportional"}
         Which minimiser to return when several exist (see above).
+    keep_zeros : bool, default False
+        Never put mass on a cell where ``z`` is exactly 0 (unless every cell is).
 
     Returns
     -------
@@ -266,6 +275,10 @@ def project_to_histograms(z: ArrayLike, n: int, ties: str = "smallest") -> np.nd
     array([0.52, 0.48, 0.  , 0.  ])
     >>> project_to_histograms([0.52, 0.49, -0.03, 0.02], n=100, ties="proportional")
     array([0.5 , 0.48, 0.  , 0.02])
+    >>> project_to_histograms([0.3, 0.0, 0.0, 0.0], n=10)  # units must be added
+    array([0.5, 0.2, 0.2, 0.1])
+    >>> project_to_histograms([0.3, 0.0, 0.0, 0.0], n=10, keep_zeros=True)
+    array([1., 0., 0., 0.])
     """
     if ties not in _TIES:
         raise ValueError(f"ties: must be one of {_TIES}, got {ties!r}")
@@ -286,7 +299,20 @@ def project_to_histograms(z: ArrayLike, n: int, ties: str = "smallest") -> np.nd
             counts = counts - _units_to_remove(base, np.maximum(-shortfall, 0.0))
         else:
             counts = counts - _units_to_remove_proportionally(base, np.maximum(-shortfall, 0.0))
+    if keep_zeros:
+        counts = _move_units_off_zeros(counts, arr == 0)
     return counts / n
+
+
+def _move_units_off_zeros(counts: np.ndarray, zero: np.ndarray) -> np.ndarray:
+    """Move the units in cells flagged ``zero`` to the other cells, in proportion to their counts."""
+    moved = np.where(zero, counts, 0.0).sum(axis=-1, keepdims=True)
+    kept = np.where(zero, 0.0, counts)
+    share = kept * moved / np.maximum(kept.sum(axis=-1, keepdims=True), 1.0)
+    whole = np.floor(share)
+    rank = np.argsort(np.argsort(whole - share, axis=-1, kind="stable"), axis=-1)
+    fixed = kept + whole + (rank < moved - whole.sum(axis=-1, keepdims=True))
+    return np.where(np.all(zero, axis=-1, keepdims=True), counts, fixed)
 
 
 

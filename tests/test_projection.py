@@ -17,7 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from rdplib import dp_histogram, l1_loss, project_to_histograms
+from rdplib import dp_histogram, l1_loss, project_to_histograms, rdp_histogram
 
 HYPOTHESIS = settings(max_examples=120, deadline=None)
 TOL = 1e-9
@@ -276,3 +276,37 @@ class TestTies:
         prop = project_to_histograms(z, 500, ties="proportional")
         assert np.isclose(np.abs(z - small).sum(), np.abs(z - prop).sum(), atol=TOL)
         assert prop[2:].sum() > small[2:].sum()
+
+
+class TestKeepZeros:
+    """keep_zeros=True: no mass on cells released as exactly 0, still an exact minimiser."""
+
+    def test_default_is_unchanged(self):
+        rng = np.random.default_rng(6)
+        z = rng.normal(0.02, 0.05, size=(300, 12))
+        assert np.array_equal(project_to_histograms(z, 40), project_to_histograms(z, 40, keep_zeros=False))
+
+    @HYPOTHESIS
+    @given(small_k, small_n, st.data())
+    def test_exact_minimiser_with_no_mass_on_zeros(self, k, n, data):
+        z = data.draw(hnp.arrays(float, (k,), elements=st.sampled_from([0.0, -0.2, 0.1, 0.3, 0.55, 1.2])))
+        candidates = all_histograms(k, n)
+        best = np.abs(z - candidates / n).sum(axis=1).min()
+        for ties in ("smallest", "proportional"):
+            c = assert_valid_histogram(project_to_histograms(z, n, ties=ties, keep_zeros=True), n, (k,))
+            assert loss(z, c, n) <= best + TOL
+            if np.any(z != 0):
+                # mass may sit on a zero cell only when no released cell could take it at cost +1
+                nonzero_can_take = np.any((z != 0) & (c > 0))
+                assert not nonzero_can_take or np.all(c[z == 0] == 0)
+
+    def test_sparse_release_keeps_its_zeros(self):
+        rng = np.random.default_rng(7)
+        counts = np.zeros(25, dtype=int)
+        counts[:2] = 250
+        z = rdp_histogram(counts, 0.2, 0.1, rng=rng, size=500)
+        plain = project_to_histograms(z, 500, ties="proportional")
+        kept = project_to_histograms(z, 500, ties="proportional", keep_zeros=True)
+        assert np.mean((plain * (z == 0)).sum(axis=1) > 0) > 0.2  # the plain projection spills
+        assert np.all(kept[z == 0] == 0)
+        np.testing.assert_allclose(l1_loss(plain, z), l1_loss(kept, z), atol=1e-12)
