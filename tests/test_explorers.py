@@ -4,8 +4,17 @@ An explorer is built in its notebook from the chapter's own compute function and
 :class:`rdplib.widgets.Explorer`. Its cell is tagged ``explorer`` and ends with an
 expression that evaluates to the explorer. This test runs the notebook's code cells up
 to that cell in an IPython shell (matplotlib's Agg backend), then moves every control
-one step and checks that the readout changes, and that one update (compute + draw)
-takes under 100 ms at the median.
+one step and checks that the readout changes, that one update (compute + draw)
+takes under 100 ms at the median, and that the reused axes draws exactly the
+picture a fresh axes would.
+
+The time is the CPU time of the thread that runs the update (``time.thread_time``),
+not wall-clock time: it measures the explorer's own work (compute, draw, PNG), so a
+busy machine (another job on the same two cores) cannot fail the test, while an
+explorer that does too much work still does. On a quiet machine the two agree to a
+few milliseconds. (Process CPU time would also count NumPy's idle BLAS threads.)
+Each explorer is timed in three rounds of at least eight updates; the best round's
+median is compared with the limit, for the same reason.
 """
 
 from __future__ import annotations
@@ -71,6 +80,22 @@ def _next_value(control):
     return control.value - step
 
 
+def _timed_round(explorer):
+    """Move every control one step, then update until there are >= 8 timings; return their median."""
+    timings = []
+    for name, control in explorer.controls.items():
+        before = explorer.readout.value
+        start = time.thread_time()
+        control.value = _next_value(control)
+        timings.append(time.thread_time() - start)
+        assert explorer.readout.value != before, f"moving {name!r} left the readout unchanged"
+    while len(timings) < 8:
+        start = time.thread_time()
+        explorer.update()
+        timings.append(time.thread_time() - start)
+    return statistics.median(timings)
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_explorer_sliders_move_the_readout_fast(path):
     explorers = _explorers(path)
@@ -79,16 +104,26 @@ def test_explorer_sliders_move_the_readout_fast(path):
     if not explorers:
         pytest.fail(f"{path.name}: no cell tagged 'explorer' (every chapter has at least one explorer)")
     for explorer in explorers:
-        timings = []
+        medians = []
+        for _ in range(3):
+            try:
+                medians.append(_timed_round(explorer))
+            except AssertionError as error:
+                raise AssertionError(f"{path.name}: {error}") from None
+            if medians[-1] < MEDIAN_UPDATE_LIMIT:
+                break
+        best = min(medians)
+        rounds = ", ".join(f"{m * 1e3:.0f}" for m in medians)
+        assert best < MEDIAN_UPDATE_LIMIT, f"{path.name}: median update {rounds} ms of thread CPU time (limit 100 ms)"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_explorer_redraw_matches_a_fresh_axes(path):
+    """The axes is reused between updates; nothing left over from the last picture may show."""
+    for explorer in _explorers(path):
         for name, control in explorer.controls.items():
-            before = explorer.readout.value
-            start = time.perf_counter()
             control.value = _next_value(control)
-            timings.append(time.perf_counter() - start)
-            assert explorer.readout.value != before, f"{path.name}: moving {name!r} left the readout unchanged"
-        for _ in range(2):  # a few more updates for a steadier median
-            start = time.perf_counter()
-            explorer.update()
-            timings.append(time.perf_counter() - start)
-        median = statistics.median(timings)
-        assert median < MEDIAN_UPDATE_LIMIT, f"{path.name}: median update {median * 1e3:.0f} ms (limit 100 ms)"
+            reused = explorer.figure.value
+            assert explorer._render(fresh=True) == reused, (
+                f"{path.name}: after moving {name!r} the reused axes drew a different picture from a fresh one"
+            )
