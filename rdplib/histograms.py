@@ -315,7 +315,6 @@ def _move_units_off_zeros(counts: np.ndarray, zero: np.ndarray) -> np.ndarray:
     return np.where(np.all(zero, axis=-1, keepdims=True), counts, fixed)
 
 
-
 def _units_to_remove_proportionally(base: np.ndarray, surplus: np.ndarray) -> np.ndarray:
     """Units to take from each cell of ``base``: in proportion to ``base``, largest remainders first."""
     total = base.sum(axis=-1, keepdims=True)
