@@ -38,6 +38,7 @@ lock: $(STAMP)
 	$(MAKE) $(STAMP)
 
 book: $(STAMP)
+	rm -rf _build/.doctrees  # sphinx-proof keeps stale labels in an incremental build (false duplicates)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@echo
 	@echo "The book is built: open file://$(CURDIR)/_build/html/index.html"
@@ -57,7 +58,7 @@ test-notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval $(NB_FILES) --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider --timeout 300
 
 test-book: $(STAMP)
-	rm -rf _build/html
+	rm -rf _build/html _build/.doctrees  # a clean Sphinx environment: an incremental one keeps stale labels
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 
 test-standalone: $(STAMP)
