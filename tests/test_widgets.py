@@ -64,3 +64,20 @@ def test_compute_errors_surface():
 
     with pytest.raises(ValueError, match="epsilon"):
         Explorer({"epsilon": widgets.FloatSlider(value=1.0)}, compute)
+
+
+def test_underscore_results_reach_draw_but_not_the_readout():
+    seen = []
+
+    def compute(epsilon):
+        return {"flip probability": float(1 / (1 + np.exp(epsilon))), "_samples": np.arange(3) * epsilon}
+
+    def plot(ax, results, epsilon):
+        seen.append(results["_samples"])
+        ax.plot(results["_samples"])
+
+    explorer = Explorer({"epsilon": widgets.FloatSlider(value=1.0, min=0.5, max=2.0, step=0.5)}, compute, plot)
+    explorer.controls["epsilon"].value = 2.0
+    assert np.array_equal(seen[-1], [0.0, 2.0, 4.0])
+    assert explorer.readout_text() == "flip probability: 0.1192"
+    assert "_samples" not in explorer.readout.value

@@ -49,8 +49,10 @@ class Explorer(widgets.VBox):
     controls : mapping of name -> ipywidgets value widget
         The sliders; their names are the keyword arguments of ``compute``.
     compute : callable
-        ``compute(**values)`` returns a dict of named results (numbers shown in
-        the readout table). It must be deterministic (seed any randomness).
+        ``compute(**values)`` returns a dict of named results, shown in the
+        readout table. A key that starts with ``_`` is not shown: it carries data
+        (the simulated samples, say) to ``draw`` without a global. ``compute``
+        must be deterministic (seed any randomness).
     draw : callable, optional
         ``draw(ax, results, **values)`` draws the figure. The axes is reused from
         one update to the next (a new axes costs about a third of a redraw): before
@@ -127,7 +129,7 @@ class Explorer(widgets.VBox):
         rows = "".join(
             f"<tr><td style='padding-right:1em'>{html.escape(k)}</td>"
             f"<td style='text-align:right'>{_format_number(v)}</td></tr>"
-            for k, v in self.results.items()
+            for k, v in self._shown().items()
         )
         self.readout.value = f"<table>{rows}</table>"
         if self._draw is not None:
@@ -161,6 +163,10 @@ class Explorer(widgets.VBox):
             fig.savefig(buffer, format="png", dpi=72, pil_kwargs={"compress_level": 1})
         return buffer.getvalue()
 
+    def _shown(self) -> dict[str, Any]:
+        """The results the readout shows: every key that does not start with ``_``."""
+        return {k: v for k, v in self.results.items() if not k.startswith("_")}
+
     def readout_text(self) -> str:
         """The readout as plain text, ``name: value`` per line."""
-        return "\n".join(f"{k}: {_format_number(v)}" for k, v in self.results.items())
+        return "\n".join(f"{k}: {_format_number(v)}" for k, v in self._shown().items())
