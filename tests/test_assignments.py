@@ -454,6 +454,15 @@ def test_every_question_has_the_integrity_cells(name):
 
 
 # --------------------------------------------------------------------------- integrity: the guard itself
+def test_guard_refuses_to_grade_without_the_notebook_namespace():
+    """Outside otter's test runner (or if otter's internals move) the guard raises instead of checking {}."""
+    guard = _load_guard()
+    with pytest.raises(RuntimeError, match="namespace was not found"):
+        guard._notebook_namespace(None)
+    given = {"answer": 1}
+    assert guard._notebook_namespace(given) is given
+
+
 def test_guard_detects_every_way_of_reaching_rdplib():
     guard = _load_guard()
     import rdplib
