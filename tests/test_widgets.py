@@ -42,7 +42,8 @@ def test_readout_formats_and_escapes():
     explorer, _ = _explorer()
     text = explorer.readout_text()
     assert "flip probability: 0.2689" in text and "n: 1,000" in text
-    assert "&lt;b&gt;" in explorer.readout.value  # HTML in results is escaped
+    assert "&lt;b&gt;" in explorer.readout.value  # HTML in results is escaped in the table
+    assert "label: <b>x</b>" in text  # and left as it is in the plain text
 
 
 def test_figure_is_png_bytes_and_optional():

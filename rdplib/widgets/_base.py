@@ -21,7 +21,7 @@ def _format_number(value: Any) -> str:
         return f"{value:,}"
     if isinstance(value, float):
         return f"{value:.4g}"
-    return html.escape(str(value))
+    return str(value)
 
 
 def _clear_data(ax: Any) -> None:
@@ -128,7 +128,7 @@ class Explorer(widgets.VBox):
         self.results = self._compute(**values)
         rows = "".join(
             f"<tr><td style='padding-right:1em'>{html.escape(k)}</td>"
-            f"<td style='text-align:right'>{_format_number(v)}</td></tr>"
+            f"<td style='text-align:right'>{html.escape(_format_number(v))}</td></tr>"
             for k, v in self._shown().items()
         )
         self.readout.value = f"<table>{rows}</table>"
