@@ -41,11 +41,11 @@ _spec.loader.exec_module(build_assignments)
 MASTERS = {path.stem: path for path in build_assignments.master_notebooks()}
 NAMES = sorted(MASTERS)
 CHAPTERS = {
-    "a1_randomized_response": ["ch02_randomized_response"],
-    "a2_laplace_mechanism": ["ch01_neighbours", "ch03_laplace"],
-    "a3_thresholding": ["ch06_thresholding"],
-    "a4_rdp_histograms": ["ch07_dp_histograms", "ch08_rdp_sparse_histograms"],
-    "a5_local_dp_auditing": ["ch11_count_mean_sketch", "ch12_auditing"],
+    "a1_randomized_response": ["ch03_randomized_response"],
+    "a2_laplace_mechanism": ["ch02_neighbours", "ch04_laplace"],
+    "a3_thresholding": ["ch09_thresholding"],
+    "a4_rdp_histograms": ["ch11_dp_histograms", "ch12_rdp_sparse_histograms"],
+    "a5_local_dp_auditing": ["ch15_count_mean_sketch", "ch16_auditing"],
 }
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -42,7 +42,7 @@ from .helpers import ROOT, SCREENSHOT_DIR, VENV_BIN, free_port
 pytestmark = pytest.mark.browser
 
 CHAPTERS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "book").glob("ch*.ipynb"))
-EXPLORER_NOTEBOOK = "book/ch02_randomized_response.ipynb"
+EXPLORER_NOTEBOOK = "book/ch03_randomized_response.ipynb"
 READOUT = ".widget-html table"
 
 # Text that must never be visible in rendered markdown: the raw source of a directive.

@@ -157,9 +157,9 @@ def test_search_finds_laplace(page, book_server):
 
 @pytest.mark.timeout(120)
 def test_launch_buttons_point_at_the_notebook(page, book_server):
-    page.goto(book_server.base_url + "book/ch02_randomized_response.html", wait_until="load")
+    page.goto(book_server.base_url + "book/ch03_randomized_response.html", wait_until="load")
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
-    notebook = "book/ch02_randomized_response.ipynb"
+    notebook = "book/ch03_randomized_response.ipynb"
     binder = [h for h in hrefs if "mybinder.org" in h]
     colab = [h for h in hrefs if "colab.research.google.com" in h]
     hub = [h for h in hrefs if "jupyterhub" in h and "hub/user-redirect" in h]

@@ -14,7 +14,7 @@ Checked: every decimal number, percentage, number in scientific notation (``6.5e
 numbered things ("Prop. 3.1", "Section 8.5", "Lemma 3.17", "chapter 4", "eq. 5",
 "Figure 8.2", "§3.2"), labels, roles and link targets.
 
-Usage: python tests/quality/check_claims.py book/ch02_randomized_response.ipynb [...]
+Usage: python tests/quality/check_claims.py book/ch03_randomized_response.ipynb [...]
 Exit status 1 when a number is unbacked; each one is listed with its cell and context.
 """
 

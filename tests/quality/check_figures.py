@@ -11,7 +11,7 @@ A code cell whose rendered output holds an image (``image/png`` or ``image/svg+x
 
 Cells tagged ``remove-output`` or ``remove-cell`` are not rendered and are skipped.
 
-Usage: python tests/quality/check_figures.py book/ch02_randomized_response.ipynb [...]
+Usage: python tests/quality/check_figures.py book/ch03_randomized_response.ipynb [...]
 """
 
 from __future__ import annotations

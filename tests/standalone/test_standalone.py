@@ -1,5 +1,5 @@
 """Each chapter notebook runs on its own, as on Colab: alone in an empty folder, in a fresh
-virtual environment that holds Colab's usual stack (numpy, scipy, matplotlib, ipywidgets)
+virtual environment that holds Colab's usual stack (numpy, scipy, matplotlib, ipywidgets, pandas, statsmodels)
 but not rdplib. The notebook's setup cell installs rdplib, pointed here at the wheel
 built from this checkout (``RDPLIB_SOURCE``). Also checks the wheel installs into a clean
 environment with only numpy, scipy and matplotlib, and the book's launch links.
@@ -27,7 +27,7 @@ from tests.standalone.setup_cells import chapters, setup_source
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)")
-COLAB_STACK = ["numpy", "scipy", "matplotlib", "ipywidgets", "ipykernel", "nbclient"]
+COLAB_STACK = ["numpy", "scipy", "matplotlib", "ipywidgets", "ipykernel", "nbclient", "pandas", "statsmodels"]
 
 
 def _locked(names):
@@ -132,7 +132,7 @@ def _launch_links(page: Path) -> list[str]:
 
 
 def test_launch_links_point_at_the_repository():
-    html = ROOT / "_build" / "html" / "book" / "ch02_randomized_response.html"
+    html = ROOT / "_build" / "html" / "book" / "ch03_randomized_response.html"
     if not html.exists():
         pytest.fail("build the book first (make book)")
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
@@ -148,8 +148,8 @@ def test_launch_links_point_at_the_repository():
     assert parsed.path.endswith("/hub/user-redirect/git-pull"), parsed.path  # nbgitpuller
     query = parse_qs(parsed.query)
     assert query["repo"] == [url] and query["branch"] == [branch]
-    assert query["urlpath"][0].endswith(f"{repo_name}/book/ch02_randomized_response.ipynb"), query
+    assert query["urlpath"][0].endswith(f"{repo_name}/book/ch03_randomized_response.ipynb"), query
     colab = [link for link in links if "colab.research.google.com" in link]
-    assert colab and colab[0].endswith(f"github/{owner_repo}/blob/{branch}/book/ch02_randomized_response.ipynb")
+    assert colab and colab[0].endswith(f"github/{owner_repo}/blob/{branch}/book/ch03_randomized_response.ipynb")
     binder = [link for link in links if "mybinder.org" in link]
     assert binder and f"/v2/gh/{owner_repo}/{branch}" in binder[0]
