@@ -23,6 +23,14 @@ from .accounting import (
     thresholded_histogram,
 )
 from .audit import AuditResult, audit_epsilon, clopper_pearson
+from .composition import (
+    advanced_composition,
+    gaussian_epsilon,
+    gaussian_renyi,
+    gaussian_renyi_epsilon,
+    renyi_to_dp,
+    zcdp_to_dp,
+)
 from .datadep import quantile_scale
 from .histograms import (
     dp_histogram,
@@ -66,6 +74,13 @@ __all__ = [
     "threshold_delta",
     "threshold_for_delta",
     "thresholded_histogram",
+    # accounting for many releases: advanced composition, Rényi DP, zCDP
+    "advanced_composition",
+    "gaussian_epsilon",
+    "gaussian_renyi",
+    "gaussian_renyi_epsilon",
+    "renyi_to_dp",
+    "zcdp_to_dp",
     # histograms and random differential privacy
     "histogram_counts",
     "dp_histogram",
