@@ -54,19 +54,23 @@ def basic_composition(budgets: Iterable[tuple[float, float]]) -> tuple[float, fl
     if not epsilons:
         raise ValueError("budgets: must contain at least one (epsilon, delta) pair")
     # math.fsum is correctly rounded, so the totals do not depend on the order of the budgets.
-    return math.fsum(epsilons), math.fsum(deltas)
+    try:
+        return math.fsum(epsilons), math.fsum(deltas)
+    except OverflowError:
+        raise ValueError("budgets: the total epsilon overflows a float") from None
 
 
 def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
-    """Guarantee for datasets differing in ``k`` records: ``(kε, k e^{(k-1)ε} δ)``.
+    """Guarantee for datasets ``k`` neighbouring steps apart: ``(kε, δ (e^{kε} - 1)/(e^ε - 1))``.
 
-    Chaining ``k`` neighbouring steps gives ``δ_k = δ (1 + e^ε + ... + e^{(k-1)ε})
-    = δ (e^{kε} - 1) / (e^ε - 1)``. This function returns the simpler upper bound
-    ``k e^{(k-1)ε} δ`` on that sum (each of its ``k`` terms is at most
-    ``e^{(k-1)ε}``): valid, but neither the chain's closed form nor tight. At
-    ``k = 6``, ``ε = 0.5`` the chain gives ``29.4 δ`` and this bound ``73.1 δ``;
-    some notes state the looser ``k e^{kε} δ``. For ``δ = 0`` all agree on ``kε``.
-    The same holds for any neighbour relation, with ``k`` the number of steps.
+    Chaining ``k`` neighbouring steps gives ``δ_k = e^ε δ_{k-1} + δ``, that is
+    ``δ_k = δ (1 + e^ε + ... + e^{(k-1)ε}) = δ (e^{kε} - 1) / (e^ε - 1)``: the
+    tight chain. No smaller δ holds for every (ε, δ)-DP mechanism, since a
+    two-outcome mechanism attains it. The result is capped at 1 (a δ of 1 says
+    nothing) and computed in logarithms, so it stays finite for any group size
+    and any ε. For ``δ = 0`` it is pure ``kε``-DP. Looser bounds in the
+    literature, ``k e^{(k-1)ε} δ`` and ``k e^{kε} δ``, bound each of the ``k``
+    terms by the largest one.
 
     Parameters
     ----------
@@ -75,32 +79,46 @@ def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
     delta : float
         Its δ, in [0, 1).
     k : int
-        Group size, an integer ``>= 1``.
+        Group size (number of neighbouring steps), an integer ``>= 1``.
 
     Returns
     -------
     tuple of float
-        ``(k epsilon, k e^{(k-1) epsilon} delta)``; the δ can exceed 1 (a vacuous
-        bound) and is ``inf`` when it overflows.
+        ``(k epsilon, min(1, delta (e^{k epsilon} - 1) / (e^epsilon - 1)))``.
+
+    Raises
+    ------
+    ValueError
+        If ``k * epsilon`` is not a finite float.
 
     Examples
     --------
     >>> group_privacy(0.1, 1e-6, 1)
     (0.1, 1e-06)
-    >>> eps, delta = group_privacy(0.5, 1e-6, 3)
+    >>> eps, delta = group_privacy(0.5, 1e-6, 3)  # 1 + e^0.5 + e^1 = 5.367
     >>> round(eps, 3), round(delta / 1e-6, 4)
-    (1.5, 8.1548)
+    (1.5, 5.367)
+    >>> group_privacy(1.0, 1e-6, 1_000)  # a vacuous delta is capped at 1
+    (1000.0, 1.0)
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     k = check_int(k, "k", minimum=1)
-    if delta == 0.0:
-        return k * epsilon, 0.0
     try:
-        growth = math.exp((k - 1) * epsilon)
-    except OverflowError:  # a huge group: the bound on delta is vacuous
-        return k * epsilon, math.inf
-    return k * epsilon, k * growth * delta
+        group_epsilon = float(k) * epsilon
+    except OverflowError:
+        group_epsilon = math.inf
+    if not math.isfinite(group_epsilon):
+        raise ValueError(f"k: k * epsilon must be a finite number, got k = {k} and epsilon = {epsilon}")
+    if delta == 0.0 or k == 1:
+        return group_epsilon, delta
+    # log of (e^{k eps} - 1) / (e^eps - 1), without overflow: log(expm1(x)) = x + log1p(-e^{-x}).
+    def log_expm1(x: float) -> float:
+        return math.log(math.expm1(x)) if x < 30.0 else x + math.log1p(-math.exp(-x))
+
+    log_sum = log_expm1(group_epsilon) - log_expm1(epsilon)
+    log_delta = math.log(delta) + log_sum
+    return group_epsilon, 1.0 if log_delta >= 0.0 else math.exp(log_delta)
 
 
 def _threshold_delta_array(threshold: np.ndarray, epsilon: float) -> np.ndarray:
@@ -173,16 +191,37 @@ def threshold_for_delta(delta: float, epsilon: float) -> int:
     """
     delta = check_delta(delta, allow_zero=False)
     epsilon = check_epsilon(epsilon)
-    # Closed form, then a guard against floating-point rounding on either side.
+    # Closed form, then an exact integer search around it: threshold_delta is
+    # non-increasing in T, so find the smallest T with threshold_delta(T) <= delta.
     if delta < 0.5:
-        t = math.ceil(1.0 + math.log(1.0 / (2.0 * delta)) / epsilon)
+        guess = 1.0 + math.log(1.0 / (2.0 * delta)) / epsilon
     else:
-        t = math.ceil(1.0 + math.log(2.0 * (1.0 - delta)) / epsilon)
-    while threshold_delta(t - 1, epsilon) <= delta:
-        t -= 1
-    while threshold_delta(t, epsilon) > delta:
-        t += 1
-    return int(t)
+        guess = 1.0 + math.log(2.0 * (1.0 - delta)) / epsilon
+    if not abs(guess) < 2.0**52:
+        raise ValueError(
+            f"epsilon: the threshold for delta = {delta} at epsilon = {epsilon} exceeds 2**52 in size"
+        )
+
+    def private(t: int) -> bool:
+        return threshold_delta(t, epsilon) <= delta
+
+    hi = math.ceil(guess)
+    step = 1
+    while not private(hi):  # move up until private
+        hi += step
+        step *= 2
+    lo, step = hi - 1, 1
+    while private(lo):  # move down until not private
+        hi = lo
+        lo -= step
+        step *= 2
+    while hi - lo > 1:  # invariant: private(hi), not private(lo)
+        mid = (lo + hi) // 2
+        if private(mid):
+            hi = mid
+        else:
+            lo = mid
+    return int(hi)
 
 
 def thresholded_histogram(

@@ -286,7 +286,8 @@ def project_to_histograms(
     if arr.ndim == 0:
         raise ValueError("z: must have at least one dimension (the k cells)")
     n = check_int(n, "n", minimum=1)
-    w = arr * n
+    with np.errstate(over="ignore"):  # an overflow becomes inf and fails the check below
+        w = arr * n
     if not np.all(np.abs(w) <= 2.0**52):  # beyond this, floats no longer hold every integer
         raise ValueError(f"z: every |z_i| * n must be at most 2**52 (n = {n}); got a larger entry")
     base = np.floor(np.maximum(w, 0.0))

@@ -63,6 +63,8 @@ def cms_flip_probability(epsilon: float) -> float:
     0.25
     """
     epsilon = check_epsilon(epsilon)
+    if epsilon > 1400.0:  # e^{ε/2} would overflow
+        return math.exp(-epsilon / 2.0) / (1.0 + math.exp(-epsilon / 2.0))
     return 1.0 / (math.exp(epsilon / 2.0) + 1.0)
 
 

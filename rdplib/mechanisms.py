@@ -94,6 +94,8 @@ def rr_flip_probability(epsilon: float) -> float:
     0.25
     """
     epsilon = check_epsilon(epsilon)
+    if epsilon > 700.0:  # e^epsilon would overflow
+        return float(math.exp(-epsilon) / (1.0 + math.exp(-epsilon)))
     return float(1.0 / (1.0 + math.exp(epsilon)))
 
 
@@ -164,9 +166,11 @@ def rr_estimate(noisy_bits: ArrayLike, epsilon: float, axis: int | None = None) 
     if arr.size == 0:
         raise ValueError("noisy_bits: must not be empty")
     q = rr_flip_probability(epsilon)
+    epsilon = check_epsilon(epsilon)
+    gap = 1.0 - 2.0 * q if epsilon > 1e-3 else math.tanh(epsilon / 2.0)  # 1 - 2q, accurate for tiny epsilon
     if axis is None:
-        return float((arr.mean() - q) / (1.0 - 2.0 * q))
-    return (arr.mean(axis=axis) - q) / (1.0 - 2.0 * q)
+        return float((arr.mean() - q) / gap)
+    return (arr.mean(axis=axis) - q) / gap
 
 
 def _float_array(values: ArrayLike, name: str) -> np.ndarray:
@@ -203,9 +207,11 @@ def rr_variance(p: ArrayLike, n: ArrayLike, epsilon: ArrayLike) -> np.ndarray | 
         raise ValueError("epsilon: must be finite and > 0")
     if np.any((p < 0) | (p > 1)) or np.any(np.isnan(p)):
         raise ValueError("p: must lie in [0, 1]")
-    if np.any(n < 1) or np.any(np.isnan(n)):
-        raise ValueError("n: must be >= 1")
-    out = (p * (1 - p) + np.exp(eps) / np.expm1(eps) ** 2) / n
+    if np.any(n < 1) or not np.all(np.isfinite(n)):
+        raise ValueError("n: must be finite and >= 1")
+    with np.errstate(over="ignore", invalid="ignore"):  # e^eps / (e^eps - 1)^2, without overflow
+        privacy_term = np.where(eps < 700.0, np.exp(eps) / np.expm1(eps) ** 2, 0.25 / np.sinh(eps / 2.0) ** 2)
+    out = (p * (1 - p) + privacy_term) / n
     return float(out) if out.ndim == 0 else out
 
 
@@ -245,8 +251,11 @@ def laplace_mechanism(
     arr = check_numeric_array(value, "value")
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
+    scale = sensitivity / epsilon
+    if not math.isfinite(scale):
+        raise ValueError(f"sensitivity: the noise scale sensitivity / epsilon overflows ({sensitivity} / {epsilon})")
     rng = as_rng(rng)
-    noisy = arr + rng.laplace(0.0, sensitivity / epsilon, size=arr.shape)
+    noisy = arr + rng.laplace(0.0, scale, size=arr.shape)
     return float(noisy) if noisy.ndim == 0 else noisy
 
 
@@ -290,6 +299,10 @@ def geometric_mechanism(
     if not float(sensitivity).is_integer():
         raise ValueError(f"sensitivity: must be a positive integer, got {sensitivity}")
     epsilon = check_epsilon(epsilon)
+    if epsilon / sensitivity < 1e-15:  # mean |noise| ~ sensitivity / epsilon must stay far below 2**62
+        raise ValueError(
+            f"epsilon: epsilon / sensitivity must be at least 1e-15 for int64 noise, got {epsilon / sensitivity}"
+        )
     rng = as_rng(rng)
     a = math.exp(-epsilon / sensitivity)
     # numpy's geometric counts trials (support 1, 2, ...); the +1 offsets cancel in g1 - g2.
@@ -299,15 +312,29 @@ def geometric_mechanism(
     return int(noisy) if noisy.ndim == 0 else noisy
 
 
+def _gaussian_log_delta(mu: float, epsilon: float) -> float:
+    """log δ(ε) of N(0, 1) against N(mu, 1), computed in logarithms (finite for every ε)."""
+    from scipy.special import log_ndtr
+
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ratio = epsilon / mu
+        log_upper = float(log_ndtr(mu / 2.0 - ratio))
+        log_lower = epsilon + float(log_ndtr(-mu / 2.0 - ratio))
+    if log_upper == -math.inf or not log_lower < log_upper:
+        return -math.inf
+    return log_upper + math.log(-math.expm1(log_lower - log_upper))
+
+
 def gaussian_sigma(
-    sensitivity: float, epsilon: float, delta: float, method: str = "classic"
+    sensitivity: float, epsilon: float, delta: float, method: str = "analytic"
 ) -> float:
     """Noise standard deviation for the Gaussian mechanism to be (ε, δ)-DP.
 
-    ``method="classic"`` is the textbook calibration
+    ``method="analytic"`` (the default) returns the smallest σ whose exact δ
+    (:func:`gaussian_delta`, Balle & Wang, 2018) is at most ``delta``; it is
+    valid for every ε. ``method="classic"`` is the textbook calibration
     ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon`` (Dwork & Roth,
-    Thm A.1), proved only for ``epsilon < 1``. ``method="analytic"`` solves the
-    exact condition of Balle & Wang (2018) numerically and is valid for every ε.
+    Thm A.1), proved only for ``epsilon < 1`` and always larger than needed.
 
     Parameters
     ----------
@@ -317,7 +344,7 @@ def gaussian_sigma(
         Privacy parameter, ``> 0`` (``< 1`` for the classic calibration).
     delta : float
         Privacy parameter in (0, 1).
-    method : {"classic", "analytic"}
+    method : {"analytic", "classic"}
         Which calibration to use.
 
     Returns
@@ -325,10 +352,17 @@ def gaussian_sigma(
     float
         The standard deviation ``sigma``.
 
+    Raises
+    ------
+    ValueError
+        For a bad parameter, or when σ does not fit in a float.
+
     Examples
     --------
-    >>> round(gaussian_sigma(1.0, 0.5, 1e-5), 2)
-    9.69
+    >>> round(gaussian_sigma(1.0, 0.5, 1e-5), 4)
+    7.0318
+    >>> round(gaussian_sigma(1.0, 0.5, 1e-5, method="classic"), 4)
+    9.6896
     """
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
@@ -337,23 +371,37 @@ def gaussian_sigma(
         if epsilon >= 1.0:
             raise ValueError(
                 f"epsilon: the classic Gaussian calibration needs epsilon < 1, got {epsilon};"
-                " pass method='analytic'"
+                " use method='analytic'"
             )
-        return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
-    if method == "analytic":
-        from scipy.optimize import brentq
-        from scipy.stats import norm
-
-        def excess(sigma: float) -> float:
-            a = sensitivity / (2 * sigma)
-            b = epsilon * sigma / sensitivity
-            return norm.cdf(a - b) - math.exp(epsilon) * norm.cdf(-a - b) - delta
-
-        hi = sensitivity
-        while excess(hi) > 0:
-            hi *= 2.0
-        return float(brentq(excess, 1e-12 * sensitivity, hi, xtol=1e-12))
-    raise ValueError(f"method: must be 'classic' or 'analytic', got {method!r}")
+        sigma = sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
+    elif method == "analytic":
+        # Solve delta(mu) = delta for mu = sensitivity / sigma by bisection on log mu:
+        # the exact delta grows with mu, from 0 (mu -> 0) to 1 (mu -> inf).
+        target = math.log(delta)
+        lo, hi = 0.0, 0.0  # log mu
+        while _gaussian_log_delta(math.exp(lo), epsilon) > target:
+            lo -= 8.0
+        while _gaussian_log_delta(math.exp(hi), epsilon) <= target:
+            hi += 8.0
+            if hi > 700.0:  # only for delta within 1e-16 of 1: any tiny sigma will do
+                break
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if mid in (lo, hi):
+                break
+            if _gaussian_log_delta(math.exp(mid), epsilon) > target:
+                hi = mid
+            else:
+                lo = mid
+        sigma = sensitivity * math.exp(-lo)  # lo is the safe side: its delta is <= the target
+    else:
+        raise ValueError(f"method: must be 'analytic' or 'classic', got {method!r}")
+    if not (0.0 < sigma < math.inf):
+        raise ValueError(
+            f"sensitivity: sigma = {sigma} for sensitivity {sensitivity}, epsilon {epsilon} and"
+            f" delta {delta} does not fit in a float; rescale the query"
+        )
+    return float(sigma)
 
 
 def gaussian_mechanism(
@@ -362,12 +410,14 @@ def gaussian_mechanism(
     epsilon: float,
     delta: float,
     rng: Any = None,
-    method: str = "classic",
+    method: str = "analytic",
 ) -> np.ndarray | float:
     """Add Gaussian noise calibrated by :func:`gaussian_sigma` (an (ε, δ)-DP mechanism).
 
-    ``sensitivity`` is the L2 sensitivity. It is never ε-DP for δ = 0: the
-    privacy loss of Gaussian noise is unbounded (chapter 4).
+    ``sensitivity`` is the L2 sensitivity. By default σ is the smallest that the
+    exact δ of the mechanism allows (``method="analytic"``); the textbook
+    ``method="classic"`` adds more noise and needs ``epsilon < 1``. The
+    mechanism is never ε-DP with δ = 0: its privacy loss is unbounded.
 
     Parameters
     ----------
@@ -381,7 +431,7 @@ def gaussian_mechanism(
         Privacy parameter in (0, 1).
     rng : None, int or numpy.random.Generator
         Source of randomness.
-    method : {"classic", "analytic"}
+    method : {"analytic", "classic"}
         Calibration passed to :func:`gaussian_sigma`.
 
     Returns
@@ -396,8 +446,8 @@ def gaussian_mechanism(
     Examples
     --------
     >>> noisy = gaussian_mechanism(np.zeros(100_000), 1.0, 0.5, 1e-5, rng=0)
-    >>> round(float(np.std(noisy)), 1)
-    9.7
+    >>> round(float(np.std(noisy)), 1)  # sigma = 7.03
+    7.0
     """
     arr = check_numeric_array(value, "value")
     sigma = gaussian_sigma(sensitivity, epsilon, delta, method=method)
@@ -443,6 +493,8 @@ def clipped_mean(
     if arr.ndim != 1:
         raise ValueError(f"x: must be one-dimensional, got shape {arr.shape}")
     lower, upper = check_bounds(lower, upper)
+    if not math.isfinite(upper - lower):
+        raise ValueError(f"upper: upper - lower must be a finite number, got {upper} - ({lower})")
     epsilon = check_epsilon(epsilon)
     rng = as_rng(rng)
     n = arr.size
@@ -463,7 +515,7 @@ def gaussian_delta(epsilon: ArrayLike, sigma: float, shift: float = 1.0) -> np.n
     >>> round(gaussian_delta(0.5, sigma=1.0), 4)
     0.2384
     """
-    from scipy.stats import norm
+    from scipy.special import log_ndtr
 
     eps = check_numeric_array(epsilon, "epsilon")
     if np.any(eps < 0):
@@ -472,8 +524,14 @@ def gaussian_delta(epsilon: ArrayLike, sigma: float, shift: float = 1.0) -> np.n
     s = abs(check_real(shift, "shift"))
     if s == 0:
         raise ValueError("shift: must be non-zero")
-    a = s / (2.0 * sigma)
-    b = eps * sigma / s
-    out = norm.cdf(a - b) - np.exp(eps) * norm.cdf(-a - b)
-    out = np.maximum(out, 0.0)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        mu = s / sigma  # inf when sigma is tiny: then delta is 1
+        ratio = np.where(np.isinf(mu), 0.0, eps / mu)
+        # Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu), computed in logarithms so that
+        # e^eps never overflows and a tiny delta keeps its relative precision.
+        log_upper = log_ndtr(mu / 2.0 - ratio)
+        log_lower = eps + log_ndtr(-mu / 2.0 - ratio)
+        gap = np.minimum(log_lower - log_upper, 0.0)
+        out = np.where(np.isneginf(log_upper), 0.0, np.exp(log_upper) * -np.expm1(gap))
+    out = np.clip(out, 0.0, 1.0)
     return float(out) if np.ndim(out) == 0 else out

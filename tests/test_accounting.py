@@ -82,10 +82,25 @@ class TestBasicComposition:
 
 # ---------------------------------------------------------------- group privacy
 class TestGroupPrivacy:
-    def test_formula(self):
+    def test_formula_is_the_tight_chain(self):
         eps, delta = group_privacy(0.5, 1e-6, 3)
         assert eps == 1.5
-        assert delta == pytest.approx(3 * math.exp(2 * 0.5) * 1e-6, rel=1e-14)
+        assert delta == pytest.approx((1 + math.exp(0.5) + math.exp(1.0)) * 1e-6, rel=1e-13)
+        for e, d, k in [(0.1, 1e-8, 50), (2.0, 1e-9, 4), (1e-6, 1e-5, 1_000)]:
+            chain = d * math.fsum(math.exp(i * e) for i in range(k))
+            assert group_privacy(e, d, k)[1] == pytest.approx(chain, rel=1e-9)
+
+    def test_chain_is_below_the_looser_bounds(self):
+        for k in range(2, 8):
+            delta = group_privacy(0.5, 1e-5, k)[1]
+            assert delta < k * math.exp((k - 1) * 0.5) * 1e-5 < k * math.exp(k * 0.5) * 1e-5
+
+    def test_recursion(self):
+        """delta_k = e^eps delta_{k-1} + delta (the chain of neighbouring steps)."""
+        eps, delta = 0.7, 1e-7
+        for k in range(2, 20):
+            previous = group_privacy(eps, delta, k - 1)[1]
+            assert group_privacy(eps, delta, k)[1] == pytest.approx(math.exp(eps) * previous + delta, rel=1e-12)
 
     def test_pure_dp_stays_pure(self):
         assert group_privacy(0.3, 0.0, 10) == (pytest.approx(3.0), 0.0)
@@ -93,9 +108,10 @@ class TestGroupPrivacy:
     def test_integer_like_k(self):
         assert group_privacy(0.5, 1e-6, 3.0) == group_privacy(0.5, 1e-6, np.int64(3))
 
-    def test_huge_group_gives_vacuous_delta_not_an_error(self):
+    def test_huge_group_gives_delta_capped_at_one(self):
         eps, delta = group_privacy(1.0, 1e-6, 1_000)
-        assert eps == 1_000.0 and delta == math.inf
+        assert eps == 1_000.0 and delta == 1.0
+        assert group_privacy(1e6, 1e-300, 10_000) == (1e10, 1.0)
         assert group_privacy(1.0, 0.0, 1_000) == (1_000.0, 0.0)
 
     @HYPOTHESIS

@@ -74,8 +74,8 @@ CASES = [
     ("threshold_for_delta 1", lambda: threshold_for_delta(1, 1), V, "delta", "(0, 1)"),
     ("composition delta 1", lambda: basic_composition([(1.0, 1.0)]), V, "budgets[0] delta", "[0, 1)"),
     # --- gaussian: classic calibration needs epsilon < 1; unknown method
-    ("gaussian classic eps 2", lambda: gaussian_mechanism(0.0, 1, 2.0, 1e-5), V, "epsilon", "< 1"),
-    ("gaussian method", lambda: gaussian_mechanism(0.0, 1, 0.5, 1e-5, method="x"), V, "method", "classic"),
+    ("gaussian classic eps 2", lambda: gaussian_mechanism(0.0, 1, 2.0, 1e-5, method="classic"), V, "epsilon", "< 1"),
+    ("gaussian method", lambda: gaussian_mechanism(0.0, 1, 0.5, 1e-5, method="x"), V, "method", "analytic"),
     # --- sensitivity <= 0
     ("laplace sens 0", lambda: laplace_mechanism(1.0, 0, 1), V, "sensitivity", "> 0"),
     ("laplace sens negative", lambda: laplace_mechanism(1.0, -1, 1), V, "sensitivity", "> 0"),

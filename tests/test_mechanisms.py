@@ -263,7 +263,7 @@ class TestGaussian:
     def test_classic_sigma_formula(self):
         for sens, eps, delta in [(1.0, 0.5, 1e-5), (2.5, 0.9, 1e-3), (0.1, 0.1, 0.2)]:
             expected = sens * math.sqrt(2 * math.log(1.25 / delta)) / eps
-            assert gaussian_sigma(sens, eps, delta) == pytest.approx(expected, rel=1e-14)
+            assert gaussian_sigma(sens, eps, delta, method="classic") == pytest.approx(expected, rel=1e-14)
 
     @pytest.mark.parametrize(("eps", "delta"), [(0.5, 1e-5), (1.0, 1e-6), (3.0, 1e-3)])
     def test_analytic_sigma_solves_balle_wang(self, eps, delta):
@@ -277,7 +277,14 @@ class TestGaussian:
         assert tight_delta(0.99 * sigma) > delta  # smaller noise would break (ε, δ)
         assert a > 0 and b > 0
         if eps < 1:
-            assert sigma < gaussian_sigma(1.0, eps, delta)  # analytic is tighter
+            assert sigma < gaussian_sigma(1.0, eps, delta, method="classic")  # analytic is tighter
+
+    def test_default_is_the_analytic_calibration(self):
+        """The book (the Gaussian chapter) recommends the exact calibration, so it is the default."""
+        assert gaussian_sigma(1.0, 0.5, 1e-5) == gaussian_sigma(1.0, 0.5, 1e-5, method="analytic")
+        assert gaussian_sigma(1.0, 2.0, 1e-5) > 0  # valid for epsilon >= 1 too
+        noise = gaussian_mechanism(np.zeros(5), 1.0, 0.5, 1e-5, rng=3)
+        assert np.array_equal(noise, gaussian_mechanism(np.zeros(5), 1.0, 0.5, 1e-5, rng=3, method="analytic"))
 
     def test_analytic_scales_with_sensitivity(self):
         assert gaussian_sigma(3.0, 0.7, 1e-5, method="analytic") == pytest.approx(
