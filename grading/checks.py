@@ -1,0 +1,165 @@
+"""Building blocks of the hidden checks: each runs in the grading process on plain numbers.
+
+A check is a function ``check(sb, ctx)``: it calls the student's answers through the sandbox
+``sb`` and raises :class:`CheckFailed` with a fixed message naming the property that failed.
+``ctx`` gives fresh generators derived from the grading run's seed, which every failure message
+prints so the failure can be reproduced (``python -m grading ... --seed S``).
+
+Statistical checks use a significance level of :data:`ALPHA` (or tolerances of at least five
+standard errors), so a correct answer fails one of them far less than once in 10,000 runs;
+``benchmarks/``-style measurement: ``python -m grading.false_failures``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+from scipy import stats
+
+ALPHA = 1e-6  # p-value below which a distribution test fails
+
+
+class CheckFailed(AssertionError):
+    """A property of the answer does not hold: the message is shown to the student."""
+
+
+@dataclass
+class Check:
+    title: str  # the property, as the student reads it
+    points: float
+    run: Callable[[Any, Context], None]
+    public: bool = False  # the same property (on the same inputs) is in the public tests
+    statistical: bool = False  # can fail by chance on a correct answer (measured by false_failures)
+
+
+@dataclass
+class Question:
+    name: str
+    answers: list[str]
+    checks: list[Check]
+    manual: bool = False
+
+    @property
+    def points(self) -> float:
+        return float(sum(c.points for c in self.checks))
+
+
+@dataclass
+class Context:
+    seed: int
+    _count: list[int] = field(default_factory=lambda: [0])
+
+    def rng(self) -> np.random.Generator:
+        """A fresh generator (different for every call within one grading run)."""
+        self._count[0] += 1
+        return np.random.default_rng([self.seed, self._count[0]])
+
+
+def require(condition: Any, message: str) -> None:
+    if not bool(condition):
+        raise CheckFailed(message)
+
+
+def as_array(value: Any, what: str, dtype: Any = float) -> np.ndarray:
+    try:
+        array = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError):
+        raise CheckFailed(f"{what} must be a number or an array of numbers") from None
+    return array
+
+
+def as_float(value: Any, what: str) -> float:
+    array = as_array(value, what)
+    require(array.size == 1, f"{what} must be a single number")
+    return float(array.reshape(()))
+
+
+def close(got: Any, want: Any, what: str, rtol: float = 1e-9, atol: float = 1e-12) -> None:
+    got_a = as_array(got, what)
+    want_a = np.asarray(want, dtype=float)
+    require(got_a.shape == want_a.shape, f"{what}: the result has the wrong shape")
+    require(np.allclose(got_a, want_a, rtol=rtol, atol=atol, equal_nan=True), f"{what}: wrong value")
+
+
+def raises(sb, name: str, *args: Any) -> bool:
+    """Whether ``name(*args)`` raises ValueError in the sandbox."""
+    from .sandbox import SandboxError
+
+    try:
+        sb.call(name, *args)
+    except SandboxError as exc:
+        if exc.kind in ("timeout", "crashed", "tampering"):
+            raise
+        return "ValueError" in str(exc)
+    return False
+
+
+def reproducible_and_random(sb, name: str, make_args: Callable[[np.random.Generator], tuple], ctx: Context,
+                            what: str) -> None:
+    """Same generator state -> same output; different seeds -> different outputs."""
+    seed = int(ctx.rng().integers(2**62))
+    first = _flat(sb.call(name, *make_args(np.random.default_rng(seed))), what)
+    again = _flat(sb.call(name, *make_args(np.random.default_rng(seed))), what)
+    require(np.array_equal(first, again, equal_nan=True),
+            f"{what}: the same generator state must give the same output (draw every random number from rng)")
+    other = _flat(sb.call(name, *make_args(np.random.default_rng(seed + 1))), what)
+    require(not np.array_equal(first, other, equal_nan=True),
+            f"{what}: different generators must give different outputs (is the noise really random?)")
+
+
+def _flat(value: Any, what: str) -> np.ndarray:
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([as_array(v, what).ravel() for v in value]) if value else np.zeros(0)
+    return as_array(value, what).ravel()
+
+
+def ks_fits(samples: np.ndarray, cdf: Callable[[np.ndarray], np.ndarray], what: str) -> None:
+    samples = np.asarray(samples, dtype=float).ravel()
+    require(np.all(np.isfinite(samples)), f"{what}: the output has NaN or infinite values")
+    p_value = stats.kstest(samples, cdf).pvalue
+    require(p_value > ALPHA, f"{what}: the distribution of the output does not follow the right law")
+
+
+def binomial_fits(successes: int, trials: int, p: float, what: str) -> None:
+    p_value = stats.binomtest(int(successes), int(trials), float(p)).pvalue
+    require(p_value > ALPHA, f"{what}: the frequency does not match the right probability")
+
+
+def chisquare_fits(observed: np.ndarray, probabilities: np.ndarray, what: str, min_expected: float = 20) -> None:
+    observed = np.asarray(observed, dtype=float)
+    expected = observed.sum() * np.asarray(probabilities, dtype=float)
+    keep = expected >= min_expected
+    obs = np.append(observed[keep], observed[~keep].sum())
+    exp = np.append(expected[keep], expected[~keep].sum())
+    if exp[-1] < min_expected:  # merge the small rest into the last kept bin
+        obs, exp = np.append(obs[:-2], obs[-2:].sum()), np.append(exp[:-2], exp[-2:].sum())
+    p_value = stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue
+    require(p_value > ALPHA, f"{what}: the distribution of the output does not follow the right law")
+
+
+def privacy_holds(outputs_a: np.ndarray, outputs_b: np.ndarray, epsilon: float, bins: np.ndarray,
+                  what: str, min_count: int = 300) -> None:
+    """Empirical DP check on neighbouring inputs: in every well-filled bin the frequencies under
+    the two inputs differ by at most e^epsilon (five standard errors of slack); an output range
+    reached under one input and (almost) never under the other fails."""
+    a = np.histogram(np.asarray(outputs_a, dtype=float).ravel(), bins=bins)[0].astype(float)
+    b = np.histogram(np.asarray(outputs_b, dtype=float).ravel(), bins=bins)[0].astype(float)
+    na, nb = np.asarray(outputs_a).size, np.asarray(outputs_b).size
+    require(a.sum() > 0.5 * na and b.sum() > 0.5 * nb, f"{what}: the outputs are far from the input")
+    for big, small, n_big, n_small in ((a, b, na, nb), (b, a, nb, na)):
+        filled = big >= min_count
+        if not np.any(filled):
+            continue
+        small_f = np.maximum(small[filled], 0.5) / n_small
+        big_f = big[filled] / n_big
+        log_ratio = np.log(big_f / small_f)
+        se = np.sqrt(1 / big[filled] + 1 / np.maximum(small[filled], 0.5))
+        require(np.all(log_ratio <= epsilon + 5 * se + 0.02),
+                f"{what}: on two neighbouring inputs the outputs are distinguishable beyond e^epsilon "
+                "(is the release noisy enough, and is the noise random?)")
+
+
+def laplace_cdf(scale: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: stats.laplace.cdf(x, scale=scale)

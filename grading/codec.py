@@ -1,0 +1,115 @@
+"""Plain-data transport between the grading process and the answer sandbox.
+
+Only numbers, booleans, None, short strings, lists and NumPy arrays of numbers cross the
+boundary, as JSON. The grading process never unpickles anything the student's code produced,
+and decoding builds fresh NumPy arrays from plain lists, so an object "equal to anything"
+cannot reach the checks: it is refused on the sandbox side and could not be decoded here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+MAX_ITEMS = 5_000_000  # numbers in one encoded value
+MAX_STRING = 10_000
+
+NUMERIC_KINDS = "biuf"
+
+
+class EncodingError(TypeError):
+    """A value that cannot cross the sandbox boundary as plain data."""
+
+
+def encode(value: Any, _budget: list[int] | None = None) -> Any:
+    """A JSON-able form of ``value`` (numbers, arrays, lists) or :class:`EncodingError`."""
+    budget = [MAX_ITEMS] if _budget is None else _budget
+    kind = type(value)  # exact types only: subclasses may override comparisons or conversions
+    if value is None or kind is bool:
+        return value
+    if kind is int:
+        return {"__int__": str(value)} if abs(value) > 2**53 else value
+    if kind is float:
+        return _float(value)
+    if kind is str:
+        if len(value) > MAX_STRING:
+            raise EncodingError("a string that long cannot be an answer")
+        return {"__str__": value}
+    if kind in (np.bool_,):
+        return bool(value)
+    if kind in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        return int(value)
+    if kind in (np.float16, np.float32, np.float64):
+        return _float(float(value))
+    if kind is np.ndarray:
+        if value.dtype.kind not in NUMERIC_KINDS:
+            raise EncodingError(f"an array of dtype {value.dtype} (expected numbers)")
+        budget[0] -= value.size
+        if budget[0] < 0:
+            raise EncodingError("the answer is too large")
+        flat = np.ndarray.tolist(np.ndarray.ravel(value.astype(np.float64 if value.dtype.kind == "f" else value.dtype)))
+        if value.dtype.kind == "f":
+            flat = [_float(x) for x in flat]
+        return {"__nd__": value.dtype.kind, "shape": list(value.shape), "data": flat}
+    if kind in (list, tuple):
+        if len(value) > MAX_ITEMS:
+            raise EncodingError("the answer is too large")
+        return {"__seq__": "tuple" if kind is tuple else "list", "items": [encode(v, budget) for v in value]}
+    if kind is dict:
+        if len(value) > 100_000:
+            raise EncodingError("the answer is too large")
+        pairs = []
+        for key, item in value.items():
+            if type(key) not in (str, int, float, bool):
+                raise EncodingError("dictionary keys must be strings or numbers")
+            pairs.append([encode(key, budget), encode(item, budget)])
+        return {"__dict__": pairs}
+    raise EncodingError(f"an object of type {kind.__name__} (expected a number, a bool or a NumPy array)")
+
+
+def _float(x: float) -> Any:
+    if x != x:
+        return {"__float__": "nan"}
+    if x in (float("inf"), float("-inf")):
+        return {"__float__": "inf" if x > 0 else "-inf"}
+    return x
+
+
+def decode(data: Any) -> Any:
+    """Inverse of :func:`encode` (built only from plain JSON data)."""
+    if data is None or isinstance(data, (bool, int, float)):
+        return data
+    if isinstance(data, list):  # plain JSON lists only appear inside arrays
+        raise EncodingError("malformed value")
+    if isinstance(data, dict):
+        if "__float__" in data:
+            return float(data["__float__"])
+        if "__int__" in data:
+            return int(str(data["__int__"]))
+        if "__str__" in data:
+            return str(data["__str__"])
+        if "__nd__" in data:
+            dtype = {"b": bool, "i": np.int64, "u": np.uint64, "f": np.float64}[data["__nd__"]]
+            items = [float(x["__float__"]) if isinstance(x, dict) else x for x in data["data"]]
+            return np.array(items, dtype=dtype).reshape([int(s) for s in data["shape"]])
+        if "__seq__" in data:
+            items = [decode(v) for v in data["items"]]
+            return tuple(items) if data["__seq__"] == "tuple" else items
+        if "__dict__" in data:
+            return {decode(k): decode(v) for k, v in data["__dict__"]}
+        if "__rng__" in data:
+            return data
+    raise EncodingError("malformed value")
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, allow_nan=False)
+
+
+def loads(line: str) -> dict[str, Any]:
+    message = json.loads(line)
+    if not isinstance(message, dict):
+        raise EncodingError("malformed message")
+    return message
