@@ -89,7 +89,11 @@ def grade_submission(path: str | Path, assignment: str, *, seed: int | None = No
     seed = secrets.randbits(62) if seed is None else int(seed)
     table: list[Question] = module.QUESTIONS
     result = Result(assignment=assignment, student=student or _student_name(path, assignment), file=path.name,
-                    seed=seed, scores={q.name: 0.0 for q in table}, possible={q.name: q.points for q in table})
+                    seed=seed, scores={q.name: 0.0 for q in table if not q.manual},
+                    possible={q.name: q.points for q in table if not q.manual})
+    for q in table:
+        if q.manual:
+            result.notes.append(f"{q.name} is a written answer ({q.points:g} points), graded by hand.")
     start = time.monotonic()
     if path.name != expected_file_name(assignment):
         result.flags.append(FLAG_FILE_NAME)
@@ -115,7 +119,6 @@ def grade_submission(path: str | Path, assignment: str, *, seed: int | None = No
                 result.notes.append(f"Code cell {entry['cell'] + 1}: {entry.get('error', entry['status'])}")
         for question in table:
             if question.manual:
-                result.feedback[question.name] = ["graded by hand (written answer)"]
                 continue
             _grade_question(question, sb, ctx, result)
     finally:

@@ -193,4 +193,5 @@ QUESTIONS = [
         Check("empirical epsilon of other mechanisms", 1.25, q6_other_mechanisms, statistical=True),
         Check("inf for a non-private mechanism", 0.75, q6_infinite),
         Check("the measurement draws from rng", 0.5, q6_random)]),
+    Question("q7", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]

@@ -126,4 +126,5 @@ QUESTIONS = [
         Check("simulated MSE matches the mechanism at two settings", 2.25, q5_law, statistical=True)]),
     Question("q6", ["crossover_n"], [
         Check("crossover n", 2.0, q6_formula)]),
+    Question("q7", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]

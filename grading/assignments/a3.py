@@ -127,7 +127,7 @@ def q6_rates(sb, ctx):
     require(rates.shape == (2,), "attack_rates returns a pair")
     binomial_fits(round(rates[0] * 4000), 4000, 0.7, "attack_rates: the true positive rate")
     require(rates[1] == 0.0, "attack_rates: the false positive rate")
-    reproducible_and_random(sb, "attack_rates", lambda g: (Expr(SINGLE), 50, g), ctx, "attack_rates")
+    reproducible_and_random(sb, "attack_rates", lambda g: (Expr(SINGLE), 400, g), ctx, "attack_rates")
 
 
 def q7_formula(sb, ctx):
@@ -163,4 +163,5 @@ QUESTIONS = [
     Question("q7", ["smallest_delta", "delta_no_threshold"], [
         Check("smallest delta", 1.25, q7_formula),
         Check("delta of the unthresholded release", 0.75, q7_value)]),
+    Question("q8", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]

@@ -206,4 +206,5 @@ QUESTIONS = [
         Check("the paper's example", 0.5, q5_values, statistical=True)]),
     Question("q6", ["risks_dp_k", "risks_rdp_k"], [
         Check("risks against k", 3.0, q6_values, statistical=True)]),
+    Question("q7", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]

@@ -216,4 +216,5 @@ QUESTIONS = [
     Question("q8", ["audit_client"], [
         Check("audits of an honest and a leaky client", 2.25, q8_audits, statistical=True),
         Check("the audit draws from rng", 0.75, q8_random)]),
+    Question("q9", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]
