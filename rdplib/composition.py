@@ -31,7 +31,6 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from ._validation import (
     _real_scalar,
@@ -304,6 +303,7 @@ def zcdp_to_dp(rho: float, delta: float) -> float:
 
 def _log_gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """log δ(ε) of the Gaussian mechanism with Δ/σ = mu, without cancellation."""
+    from scipy import special  # imported here: importing rdplib stays fast
     a, b = mu / 2.0, epsilon / mu
     log_first = special.log_ndtr(a - b)
     log_second = epsilon + special.log_ndtr(-a - b)
@@ -311,7 +311,7 @@ def _log_gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
         return log_first + np.log(-np.expm1(np.minimum(log_second - log_first, 0.0)))
 
 
-def gaussian_epsilon(delta: ArrayLike, sigma: float, sensitivity: float = 1.0) -> np.ndarray | float:
+def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> np.ndarray | float:
     """Exact smallest ε at which the Gaussian mechanism is (ε, δ)-DP.
 
     The inverse in ε of :func:`rdplib.gaussian_delta` (Balle & Wang, 2018), found
@@ -319,45 +319,57 @@ def gaussian_epsilon(delta: ArrayLike, sigma: float, sensitivity: float = 1.0) -
     sensitivity Δ are together exactly one Gaussian release with sensitivity
     ``Δ sqrt(k)``, ``gaussian_epsilon(delta, sigma, sqrt(k) * Delta)`` is the
     exact ε of the k releases: every accountant's answer is at least this.
+    Vectorised: the three arguments broadcast against each other.
 
     Parameters
     ----------
     delta : float or array_like
         Target δ(s), each in (0, 1).
-    sigma : float
-        Standard deviation of the noise, ``> 0``.
-    sensitivity : float
+    sigma : float or array_like
+        Standard deviation(s) of the noise, ``> 0``.
+    sensitivity : float or array_like
         L2 sensitivity Δ of the query, ``> 0``.
 
     Returns
     -------
     float or numpy.ndarray
         The smallest ε ``>= 0`` with ``gaussian_delta(ε, sigma, sensitivity) <= δ``,
-        same shape as ``delta`` (accurate to about 1e-12 relative).
+        of the broadcast shape (accurate to about 1e-12 relative).
 
     Examples
     --------
     >>> eps = gaussian_epsilon(1e-5, sigma=7.0318)  # the sigma that calibrates (0.5, 1e-5)
     >>> round(eps, 4)
     0.5
+    >>> gaussian_epsilon(1e-6, 20.0, sensitivity=np.sqrt([1, 100])).round(3)  # 1 and 100 releases
+    array([0.189, 2.254])
     """
     deltas = check_numeric_array(delta, "delta")
     if np.any((deltas <= 0) | (deltas >= 1)):
         raise ValueError("delta: every δ must lie in (0, 1)")
-    sigma = check_positive(sigma, "sigma")
-    sensitivity = check_positive(sensitivity, "sensitivity")
-    mu = sensitivity / sigma
+    sigmas = check_numeric_array(sigma, "sigma")
+    if np.any(sigmas <= 0):
+        raise ValueError("sigma: must be > 0")
+    sensitivities = check_numeric_array(sensitivity, "sensitivity")
+    if np.any(sensitivities <= 0):
+        raise ValueError("sensitivity: must be > 0")
+    try:
+        deltas, mu = np.broadcast_arrays(deltas, sensitivities / sigmas)
+    except ValueError as exc:
+        raise ValueError(f"delta: its shape does not broadcast with sigma and sensitivity ({exc})") from exc
+    from scipy import special
+
     log_target = np.log(deltas)
     # The tail bound δ(ε) <= Φ(mu/2 - ε/mu) gives an ε at which δ(ε) <= target: an upper bracket.
     upper = np.maximum(mu * mu / 2.0 - mu * special.ndtri(deltas), 1e-300)
     lower = np.zeros_like(upper)
-    at_zero = _log_gaussian_delta(np.zeros_like(upper), np.full_like(upper, mu)) <= log_target
+    at_zero = _log_gaussian_delta(lower, mu) <= log_target
     for _ in range(200):
         middle = (lower + upper) / 2.0
-        too_small = _log_gaussian_delta(middle, np.full_like(middle, mu)) > log_target
+        too_small = _log_gaussian_delta(middle, mu) > log_target
         lower = np.where(too_small, middle, lower)
         upper = np.where(too_small, upper, middle)
-        if np.all(upper - lower <= 1e-13 * upper):
+        if np.all((upper - lower <= 1e-13 * upper) | at_zero):
             break
     out = np.where(at_zero, 0.0, upper)
     return float(out) if out.ndim == 0 else out
