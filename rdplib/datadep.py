@@ -3,8 +3,9 @@
 The paper releases ``g_n(X) + Lap(s_n(X) / ε)`` where the scale
 ``s_n(X) = d(X) / n`` is an empirical quantile of ``h(x_i, x_{i+n/2})``, the
 quantity that bounds how far ``g_n`` moves when one record is replaced.
-:func:`quantile_scale` computes that scale; chapter 9 builds the private mean,
-the DKW check and the U-statistic variant on it in the open.
+:func:`quantile_scale` computes that scale; the book's chapter on data-dependent noise
+(``book/ch13_data_dependent_noise.ipynb``) builds the private mean, the DKW check, the
+U-statistic variant and the rank-based scale on it in the open.
 """
 
 from __future__ import annotations
