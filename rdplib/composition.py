@@ -314,7 +314,7 @@ def _log_gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
 def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> np.ndarray | float:
     """Exact smallest ε at which the Gaussian mechanism is (ε, δ)-DP.
 
-    The inverse in ε of :func:`rdplib.gaussian_delta` (Balle & Wang, 2018), found
+    The inverse in ε of :func:`~rdplib.mechanisms.gaussian_delta` (Balle & Wang, 2018), found
     by bisection on ``log δ(ε)``. Since k Gaussian releases with noise σ and
     sensitivity Δ are together exactly one Gaussian release with sensitivity
     ``Δ sqrt(k)``, ``gaussian_epsilon(delta, sigma, sqrt(k) * Delta)`` is the
