@@ -244,7 +244,7 @@ def gaussian_renyi_epsilon(
     delta = check_delta(delta, allow_zero=False)
     sensitivity = check_positive(sensitivity, "sensitivity")
     if orders is None:
-        rho = k * (sensitivity / sigma) ** 2 / 2.0
+        rho = k * gaussian_renyi(1.0, sigma, sensitivity)  # the slope of the summed curve
         best_classic = 1.0 + math.sqrt(math.log(1.0 / delta) / rho) if rho > 0 else 1e6
         orders = np.append(_DEFAULT_ORDERS, best_classic)
         refine = True
@@ -256,11 +256,9 @@ def gaussian_renyi_epsilon(
     if refine and epsilon > 0:  # polish the best order between its grid neighbours (the curve is a line)
         from scipy.optimize import minimize_scalar
 
-        rho = k * (sensitivity / sigma) ** 2 / 2.0
-
         def at(log_order_minus_one: float) -> float:
             alpha = 1.0 + math.exp(log_order_minus_one)
-            return renyi_to_dp([alpha], [rho * alpha], delta, method=method)[0]
+            return renyi_to_dp([alpha], [k * gaussian_renyi(alpha, sigma, sensitivity)], delta, method=method)[0]
 
         centre = math.log(best - 1.0)
         bounds = (centre - 0.02, centre + 0.02)
