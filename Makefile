@@ -8,13 +8,14 @@ STAMP := $(VENV)/.installed
 JB_FLAGS := -W -n --keep-going --builder html
 NB_FILES := $(shell find book -name '*.ipynb' -not -path '*/assignments/*' -not -path '*/.ipynb_checkpoints/*' | sort)
 
-.PHONY: help lock wheel book test test-lib test-notebooks test-book test-standalone test-browser test-assignments lab assignments bench lint clean
+.PHONY: help lock wheel book test test-lib test-notebooks test-book test-standalone test-browser test-assignments lab assignments grade bench lint clean
 
 help:
 	@echo "make book         build the HTML book into _build/html (warnings are errors)"
 	@echo "make test         the whole test suite: rdplib, notebooks (nbval), book build, assignments, browser"
 	@echo "make lab          open JupyterLab on the book"
 	@echo "make assignments  generate student notebooks and autograders into _build/assignments"
+	@echo "make grade ASSIGNMENT=a1 SUBMISSIONS=dir/  grade a folder of notebooks: _build/grades/<name>/gradebook.csv + feedback/"
 	@echo "make bench        run the benchmarks (needs benchmarks/requirements-bench.txt)"
 	@echo "make lock         refresh requirements.lock (every package, pinned with hashes) from requirements.txt"
 	@echo "make wheel        build rdplib's wheel and sdist into dist/"
@@ -65,7 +66,7 @@ test-standalone: $(STAMP)
 	$(PY) -m pytest -q tests/standalone -p no:cacheprovider -s
 
 test-assignments: $(STAMP)
-	@if [ -f tests/test_assignments.py ]; then $(PY) -m pytest -q tests/test_assignments.py -p no:cacheprovider; else echo "no assignment tests yet"; fi
+	$(PY) -m pytest -q tests/test_assignments.py tests/test_assignments_grading.py -p no:cacheprovider
 
 # Browser tests: every page of _build/html (built when missing) in Chromium, axe-core (WCAG 2.1 AA,
 # light and dark mode), and JupyterLab end to end. BOOK_HTML_DIR=<dir> tests another build.
@@ -84,6 +85,11 @@ lab: $(STAMP)
 
 assignments: $(STAMP)
 	$(PY) book/assignments/build_assignments.py _build/assignments
+
+# Grade a class: every notebook under SUBMISSIONS (both cores), a CSV gradebook and one feedback file per student.
+grade: $(STAMP)
+	@if [ -z "$(ASSIGNMENT)" ] || [ -z "$(SUBMISSIONS)" ]; then echo "usage: make grade ASSIGNMENT=a1 SUBMISSIONS=dir/ [OUT=dir] [JOBS=2]"; exit 2; fi
+	$(PY) -m grading $(ASSIGNMENT) $(SUBMISSIONS) --jobs $(or $(JOBS),2) $(if $(OUT),--out $(OUT),)
 
 bench:
 	test -d $(VENV) || $(MAKE) $(STAMP)

@@ -172,7 +172,14 @@ def _snapshot():
         skip = _SKIP_KEYS.get(name, set())
         snap[name] = {key: value for key, value in vars(module).items() if key not in skip}
     snap["np.ndarray"] = dict(vars(np.ndarray))
+    for name, cls in _watched_classes():
+        snap["class " + name] = dict(vars(cls))
     return snap
+
+
+def _watched_classes():
+    return [(f"doctest.{key}", value) for key, value in sorted(vars(doctest).items()) if isinstance(value, type)
+            and value.__module__ == "doctest"]
 
 
 def _tampered(snap):
@@ -182,6 +189,9 @@ def _tampered(snap):
         for key, value in snap[name].items():
             if current.get(key, _MISSING) is not value:
                 found.append(f"{name}.{key}")
+    for name, cls in _watched_classes():
+        if any(vars(cls).get(k, _MISSING) is not v for k, v in snap.get("class " + name, {}).items()):
+            found.append(name)
     if any(np.ndarray.__dict__.get(k, _MISSING) is not v for k, v in snap["np.ndarray"].items()):
         found.append("numpy.ndarray")
     if not any(isinstance(f, _RdplibStub) for f in sys.meta_path[:1]):

@@ -32,6 +32,7 @@ class Check:
     run: Callable[[Any, Context], None]
     public: bool = False  # the same property (on the same inputs) is in the public tests
     statistical: bool = False  # can fail by chance on a correct answer (measured by false_failures)
+    gate: bool = False  # "the output depends on rng": if it fails, the later checks of the question score 0
 
 
 @dataclass
@@ -164,6 +165,13 @@ def privacy_holds(outputs_a: np.ndarray, outputs_b: np.ndarray, epsilon: float, 
         require(np.all(log_ratio <= epsilon + 5 * se + 0.02),
                 f"{what}: on two neighbouring inputs the outputs are distinguishable beyond e^epsilon "
                 "(is the release noisy enough, and is the noise random?)")
+
+
+def laplace_centre_fits(noise: np.ndarray, scale: float, what: str) -> None:
+    """Exact binomial test of P[|noise| < 0.2 scale] = 1 - e^-0.2: the Laplace peak at zero, which
+    Gaussian noise of the same variance lacks (0.113 instead of 0.181)."""
+    noise = np.asarray(noise, dtype=float).ravel()
+    binomial_fits(int(np.sum(np.abs(noise) < 0.2 * scale)), noise.size, 1 - np.exp(-0.2), what)
 
 
 def laplace_cdf(scale: float) -> Callable[[np.ndarray], np.ndarray]:

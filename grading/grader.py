@@ -161,11 +161,16 @@ def _grade_question(question: Question, sb: Sandbox, ctx: Context, result: Resul
         if sb.tampered:
             raise SandboxError("tampering suspected: the notebook changed " + ", ".join(sb.tampered[:5])
                                + "; flagged for review", "tampering")
+        gated = False
         for check in question.checks:
+            if gated:
+                messages.append(f"{check.title}: not credited, because the output does not depend on rng")
+                continue
             try:
                 check.run(sb, ctx)
             except CheckFailed as exc:
                 messages.append(f"{check.title}: {exc} (seed {ctx.seed})")
+                gated = check.gate
                 continue
             except SandboxError as exc:
                 if exc.kind == "missing":

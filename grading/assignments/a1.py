@@ -172,8 +172,8 @@ QUESTIONS = [
         Check("flip probability on other inputs", 1.0, q1_grid),
         Check("bad epsilon raises ValueError", 0.5, q1_errors)]),
     Question("q2", ["randomized_response"], [
+        Check("randomness drawn from rng", 0.5, q2_random, gate=True),
         Check("shape, integer bits, input untouched", 0.5, q2_shape),
-        Check("randomness drawn from rng", 0.5, q2_random),
         Check("flip rate at two epsilons", 0.75, q2_law, statistical=True),
         Check("independent flips at every position", 0.5, q2_positions, statistical=True),
         Check("empirical privacy on neighbouring bits", 0.75, q2_privacy, statistical=True)]),
@@ -185,13 +185,13 @@ QUESTIONS = [
         Check("variance at the public example", 0.5, q4_public, public=True),
         Check("variance element-wise on arrays", 1.5, q4_arrays)]),
     Question("q5", ["simulate_estimates"], [
+        Check("simulation draws from rng", 0.75, q5_random, gate=True),
         Check("one estimate per survey", 0.25, q5_shape),
-        Check("simulation draws from rng", 0.75, q5_random),
         Check("estimates follow the exact law at two settings", 2.0, q5_law, statistical=True)]),
     Question("q6", ["empirical_epsilon"], [
+        Check("the measurement draws from rng", 0.5, q6_random, gate=True),
         Check("empirical epsilon of your mechanism", 0.5, q6_public, public=True, statistical=True),
         Check("empirical epsilon of other mechanisms", 1.25, q6_other_mechanisms, statistical=True),
-        Check("inf for a non-private mechanism", 0.75, q6_infinite),
-        Check("the measurement draws from rng", 0.5, q6_random)]),
+        Check("inf for a non-private mechanism", 0.75, q6_infinite)]),
     Question("q7", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]

@@ -147,14 +147,14 @@ QUESTIONS = [
         Check("delta at the public example", 0.5, q1_public, public=True),
         Check("delta on other thresholds and epsilons", 2.5, q1_values)]),
     Question("q2", ["simulate_release_probability"], [
-        Check("simulation draws from rng", 0.75, q2_random),
+        Check("simulation draws from rng", 0.75, q2_random, gate=True),
         Check("release frequency at two settings", 1.25, q2_law, statistical=True)]),
     Question("q3", ["threshold_for_delta"], [
         Check("smallest integer threshold", 2.0, q3_values)]),
     Question("q4", ["delta_million", "T_million", "fifteen_is_enough"], [
         Check("the million-user values", 2.0, q4_values)]),
     Question("q5", ["thresholded_histogram"], [
-        Check("randomness drawn from rng", 0.5, q5_random),
+        Check("randomness drawn from rng", 0.5, q5_random, gate=True),
         Check("noisy counts follow count + Laplace(1/epsilon)", 1.25, q5_law, statistical=True),
         Check("a singleton is released with probability delta(T)", 1.25, q5_threshold, statistical=True)]),
     Question("q6", ["guess_alice_present", "attack_rates"], [

@@ -198,7 +198,7 @@ QUESTIONS = [
         Check("flip probability at the public example", 0.5, q1_public, public=True),
         Check("flip probability on an array, bad epsilon", 1.5, q1_values)]),
     Question("q2", ["cms_encode"], [
-        Check("randomness drawn from rng", 0.5, q2_random),
+        Check("randomness drawn from rng", 0.5, q2_random, gate=True),
         Check("uniform hash index and flip rates", 1.75, q2_law, statistical=True),
         Check("empirical local privacy", 0.75, q2_privacy, statistical=True)]),
     Question("q3", ["cms_aggregate"], [
@@ -208,13 +208,13 @@ QUESTIONS = [
     Question("q5", ["cms_mse"], [
         Check("predicted MSE", 2.0, q5_values)]),
     Question("q6", ["simulate_sketch_errors"], [
-        Check("simulation draws from rng", 0.75, q6_random),
+        Check("simulation draws from rng", 0.75, q6_random, gate=True),
         Check("errors are unbiased with the predicted spread", 2.25, q6_law, statistical=True)]),
     Question("q7", ["clopper_pearson", "epsilon_lower_bound"], [
         Check("interval at the public example", 0.5, q7_public, public=True),
         Check("intervals and bounds on other counts", 2.5, q7_values)]),
     Question("q8", ["audit_client"], [
-        Check("audits of an honest and a leaky client", 2.25, q8_audits, statistical=True),
-        Check("the audit draws from rng", 0.75, q8_random)]),
+        Check("the audit draws from rng", 0.75, q8_random, gate=True),
+        Check("audits of an honest and a leaky client", 2.25, q8_audits, statistical=True)]),
     Question("q9", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]

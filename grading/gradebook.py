@@ -1,0 +1,149 @@
+"""Grade a folder of submissions into a CSV gradebook and one feedback file per student.
+
+Each submission is graded in its own worker process (``--jobs`` at a time, both cores by
+default) under an outer time limit: a worker that does not finish in time is killed and the
+student gets a fallback row (zero points, flag ``timeout``) instead of a hang.
+"""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .grader import FLAG_CRASHED, FLAG_TIMEOUT, LIMITS, Result, grade_submission, questions
+
+FLAG_COLUMNS = ["timeout", "crashed", "tampering suspected", "wrong file name", "invalid file"]
+
+
+def find_submissions(folder: Path) -> list[Path]:
+    """Every notebook in ``folder`` (one per student, or one per student sub-folder)."""
+    return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def student_of(path: Path, folder: Path) -> str:
+    relative = path.relative_to(folder)
+    return relative.parts[0] if len(relative.parts) > 1 else path.stem
+
+
+def _worker(path: str, assignment: str, student: str, seed: int | None, limits: dict[str, float], queue) -> None:
+    try:
+        result = grade_submission(path, assignment, seed=seed, student=student, limits=limits)
+        queue.put(result.to_dict())
+    except BaseException as exc:  # noqa: BLE001 - reported as a crashed row
+        queue.put({"error": f"{type(exc).__name__}: {exc}"})
+
+
+def _fallback(path: Path, assignment: str, student: str, seed: int, flag: str, note: str) -> dict[str, Any]:
+    table = [q for q in questions(assignment) if not q.manual]
+    result = Result(assignment=assignment, student=student, file=path.name, seed=seed,
+                    scores={q.name: 0.0 for q in table}, possible={q.name: q.points for q in table},
+                    flags=[flag], notes=[note])
+    return result.to_dict()
+
+
+def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: int = 2, seed: int | None = None,
+                 limits: dict[str, float] | None = None, outer_limit: float | None = None,
+                 progress=print) -> list[dict[str, Any]]:
+    """Grade every notebook under ``folder``; write ``gradebook.csv`` and ``feedback/<student>.txt`` into ``out``."""
+    folder, out = Path(folder), Path(out)
+    if not folder.is_dir():
+        raise ValueError(f"SUBMISSIONS: {folder} is not a folder")
+    limits = {**LIMITS, **(limits or {})}
+    outer = outer_limit if outer_limit is not None else limits["submission"] + 30
+    paths = find_submissions(folder)
+    if not paths:
+        raise ValueError(f"SUBMISSIONS: no .ipynb files in {folder}")
+    (out / "feedback").mkdir(parents=True, exist_ok=True)
+    context = multiprocessing.get_context("fork")
+    pending = list(enumerate(paths))
+    running: dict[int, tuple[Any, Any, float, Path, str, int]] = {}
+    rows: dict[int, dict[str, Any]] = {}
+    start = time.monotonic()
+    import secrets
+
+    while pending or running:
+        while pending and len(running) < max(1, jobs):
+            index, path = pending.pop(0)
+            student = student_of(path, folder)
+            run_seed = seed if seed is not None else secrets.randbits(62)
+            queue = context.Queue()
+            process = context.Process(target=_worker, args=(str(path), assignment, student, run_seed, limits, queue))
+            process.start()
+            running[index] = (process, queue, time.monotonic(), path, student, run_seed)
+        time.sleep(0.05)
+        for index, (process, queue, began, path, student, run_seed) in list(running.items()):
+            row = None
+            if not queue.empty():
+                row = queue.get()
+                process.join(5)
+            elif not process.is_alive():
+                row = {"error": f"the grading process ended with code {process.exitcode}"}
+            elif time.monotonic() - began > outer:
+                process.kill()
+                process.join()
+                row = _fallback(path, assignment, student, run_seed, FLAG_TIMEOUT,
+                                f"Grading stopped after {outer:.0f} s: fallback result, please review.")
+            if row is None:
+                continue
+            if "error" in row:
+                row = _fallback(path, assignment, student, run_seed, FLAG_CRASHED, f"Grader error: {row['error']}")
+            row["seconds"] = round(time.monotonic() - began, 1)
+            rows[index] = row
+            del running[index]
+            (out / "feedback" / f"{row['student']}.txt").write_text(_feedback(row), encoding="utf-8")
+            progress(f"[{len(rows):>3}/{len(paths)}] {row['student']}: {row['total']:g}/{row['max_total']:g}"
+                     f" in {row['seconds']:.0f} s" + (f"  ({', '.join(row['flags'])})" if row["flags"] else ""))
+    ordered = [rows[i] for i in sorted(rows)]
+    write_csv(ordered, assignment, out / "gradebook.csv")
+    progress(f"Graded {len(ordered)} submissions in {time.monotonic() - start:.0f} s: {out / 'gradebook.csv'}")
+    return ordered
+
+
+def _feedback(row: dict[str, Any]) -> str:
+    result = Result(**{k: row[k] for k in ("assignment", "student", "file", "seed", "scores", "possible",
+                                           "seconds", "flags", "feedback", "notes")})
+    return result.feedback_text()
+
+
+def write_csv(rows: list[dict[str, Any]], assignment: str, path: Path) -> None:
+    names = [q.name for q in questions(assignment) if not q.manual]
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student", "file", *names, "total", "max", "seconds", "seed", *FLAG_COLUMNS])
+        for row in rows:
+            writer.writerow([row["student"], row["file"], *[row["scores"].get(q, 0) for q in names], row["total"],
+                             row["max_total"], row["seconds"], row["seed"],
+                             *["yes" if flag in row["flags"] else "" for flag in FLAG_COLUMNS]])
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m grading",
+                                     description="Grade a folder of submitted notebooks into a CSV gradebook.")
+    parser.add_argument("assignment", help="a1 ... a5 or the full name (a1_randomized_response)")
+    parser.add_argument("submissions", help="folder of submitted notebooks (searched recursively)")
+    parser.add_argument("--out", default=None, help="output folder (default _build/grades/<assignment>)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--seed", type=int, default=None, help="reproduce a grading run (printed in the feedback)")
+    args = parser.parse_args(argv)
+    from .grader import load_assignment
+
+    try:
+        name = load_assignment(args.assignment).NAME
+    except ValueError as exc:
+        print(f"grading: {exc}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else Path("_build") / "grades" / name
+    try:
+        grade_folder(args.submissions, name, out, jobs=args.jobs, seed=args.seed,
+                     progress=lambda line: print(line, flush=True))
+    except ValueError as exc:
+        print(f"grading: {exc}", file=sys.stderr)
+        return 2
+    return 0
