@@ -151,6 +151,18 @@ def _open_sandbox(cells: list[str], skipped: set[int], limits: dict[str, float],
     return sb
 
 
+def _canary(sb: Sandbox) -> None:
+    """A call that must fail: a name that cannot exist. A sandbox that answers it was forged."""
+    try:
+        sb.call("_grading_canary_" + secrets.token_hex(8))
+    except SandboxError as exc:
+        if exc.kind == "missing":
+            return
+        raise
+    raise SandboxError("tampering suspected: the notebook's process answered a call that cannot succeed; "
+                       "flagged for review", "tampering")
+
+
 def _grade_question(question: Question, sb: Sandbox, ctx: Context, result: Result) -> None:
     messages: list[str] = []
     score = 0.0
@@ -161,6 +173,7 @@ def _grade_question(question: Question, sb: Sandbox, ctx: Context, result: Resul
         if sb.tampered:
             raise SandboxError("tampering suspected: the notebook changed " + ", ".join(sb.tampered[:5])
                                + "; flagged for review", "tampering")
+        _canary(sb)
         gated = False
         for check in question.checks:
             if gated:

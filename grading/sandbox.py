@@ -79,10 +79,19 @@ class Sandbox:
         env = {"PATH": "/usr/bin:/bin", "HOME": self._workdir.name, "MPLBACKEND": "Agg",
                "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "MPLCONFIGDIR": self._workdir.name, "PYTHONHASHSEED": "0"}
+        extra: dict[str, Any] = {}
+        user = os.environ.get("GRADING_SANDBOX_USER")  # run student code as this unprivileged user
+        if user and hasattr(os, "geteuid") and os.geteuid() == 0:
+            import pwd
+
+            entry = pwd.getpwnam(user)
+            os.chown(self._workdir.name, entry.pw_uid, entry.pw_gid)
+            extra = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
         self.process = subprocess.Popen(
             [sys.executable, "-I", str(CHILD)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, cwd=self._workdir.name, env=env, text=True,
             start_new_session=True,  # its own process group: close() kills everything it started
+            **extra,
         )
         self.fork_pid: int | None = None
         self.fork_dead: str | None = None

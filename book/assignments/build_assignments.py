@@ -11,7 +11,13 @@ into ``OUTDIR/<assignment name>/``, which then holds
 
 * ``student/<name>.ipynb``: the notebook to hand out (no solutions, public tests only);
 * ``autograder/<name>-autograder_<timestamp>.zip``: the autograder (hidden tests
-  included: never publish it), and ``autograder/<name>.ipynb``, the solution notebook.
+  included: never publish it), and ``autograder/<name>.ipynb``, the solution notebook;
+* ``autograder/written_questions.md``: the written question's model answer and rubric, for
+  grading it by hand on Gradescope.
+
+The zip also carries the grading layer (the repository's ``grading/`` package) and registers
+its otter plugin, ``grading.otter_plugin.IsolatedGrading``: on Gradescope the points come from
+the isolated grader, not from the tests that ran in the student's kernel.
 
 ``otter assign`` also grades the solution notebook and fails unless it gets full marks.
 
@@ -28,9 +34,12 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
+import re
 import sys
 import warnings
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +48,9 @@ REPO_ROOT = ASSIGNMENTS_DIR.parents[1]
 MASTERS_DIR = ASSIGNMENTS_DIR / "masters"
 STUDENT_COPIES_DIR = ASSIGNMENTS_DIR / "student"
 BUILD_ROOT = REPO_ROOT / "_build"
+GRADING_DIR = REPO_ROOT / "grading"
+WRITTEN_ANSWERS = MASTERS_DIR / "written_answers.md"
+PLUGIN = "grading.otter_plugin.IsolatedGrading"
 
 
 def master_notebooks() -> list[Path]:
@@ -91,11 +103,44 @@ def run_otter_assign(master: Path, dest: Path, run_tests: bool = True) -> dict[s
 
     dest.mkdir(parents=True, exist_ok=True)
     otter_assign(str(master), str(dest), no_run_tests=not run_tests, no_pdfs=True)
+    zip_path = autograder_zip(dest)
+    add_grading_layer(zip_path, master.stem)
+    write_written_questions(master.stem, dest / "autograder" / "written_questions.md")
     return {
         "student": dest / "student" / master.name,
         "solution": dest / "autograder" / master.name,
-        "zip": autograder_zip(dest),
+        "zip": zip_path,
     }
+
+
+def add_grading_layer(zip_path: Path, assignment: str) -> None:
+    """Copy ``grading/`` into the autograder zip and register its plugin with the test files' hashes.
+
+    On Gradescope ``run_otter.py`` runs from the zip's root, so the package is importable there.
+    """
+    with zipfile.ZipFile(zip_path) as archive:
+        members = {info.filename: archive.read(info.filename) for info in archive.infolist()}
+    hashes = {name.split("/", 1)[1]: hashlib.sha256(data).hexdigest()
+              for name, data in sorted(members.items()) if name.startswith("tests/") and name.endswith(".py")}
+    config = json.loads(members["otter_config.json"])
+    plugins = [p for p in config.get("plugins", []) if not (isinstance(p, dict) and PLUGIN in p)]
+    plugins.append({PLUGIN: {"assignment": assignment, "tests_sha256": hashes}})
+    config["plugins"] = plugins
+    members["otter_config.json"] = json.dumps(config, indent=2).encode()
+    for path in sorted(GRADING_DIR.rglob("*.py")):
+        members[str(path.relative_to(REPO_ROOT))] = path.read_bytes()
+    with zipfile.ZipFile(zip_path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+
+
+def write_written_questions(assignment: str, path: Path) -> None:
+    """The section of ``written_answers.md`` for ``assignment`` (model answer and rubric)."""
+    text = WRITTEN_ANSWERS.read_text(encoding="utf-8")
+    match = re.search(rf"^## {re.escape(assignment)},.*?(?=^## |\Z)", text, flags=re.M | re.S)
+    if match is None:
+        raise ValueError(f"written_answers.md has no section for {assignment}")
+    path.write_text("# Written question (grade by hand)\n\n" + match.group(0), encoding="utf-8")
 
 
 def normalise_student_notebook(notebook: dict[str, Any]) -> dict[str, Any]:
