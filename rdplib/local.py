@@ -4,8 +4,8 @@ In the local model every user randomises their own value before it leaves
 their device, so the server never sees raw data. :class:`CountMeanSketch`
 hashes each user's item to one of ``width`` buckets with one of
 ``num_hashes`` hash functions, one-hot encodes it, and flips every bit with
-probability ``1/(e^{ε/2}+1)``; the server debiases and averages. Chapter 11
-builds the same client and server in NumPy and checks them against this class.
+probability ``1/(e^{ε/2}+1)``; the server debiases and averages. The book's
+count-mean-sketch chapter builds the same client and server in NumPy and checks them against this class.
 """
 
 from __future__ import annotations
