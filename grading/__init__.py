@@ -9,7 +9,7 @@
 Usage: ``make grade ASSIGNMENT=a1 SUBMISSIONS=dir/`` or ``python -m grading a1 dir/``.
 """
 
-from .grader import ASSIGNMENTS, grade_submission
 from .gradebook import grade_folder
+from .grader import ASSIGNMENTS, grade_submission
 
 __all__ = ["ASSIGNMENTS", "grade_folder", "grade_submission"]

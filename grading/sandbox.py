@@ -274,7 +274,7 @@ class Sandbox:
         self.calls += 1
         self._send(message)
         reply = self._check_reply(self._receive((limit or self.call_limit) + 5), f"{name}(...)")
-        for generator, state in zip(rngs, reply.get("rngs", [])):
+        for generator, state in zip(rngs, reply.get("rngs", []), strict=False):
             generator.bit_generator.state = state
         value = codec.decode(reply["value"])
         if return_args:

@@ -11,7 +11,6 @@ from the grading layer (``grading/``), attacked in ``tests/test_assignments_grad
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 import json
 import os

@@ -424,7 +424,6 @@ def test_false_failure_measurement_is_committed():
 def test_feedback_names_properties_not_values(tmp_path):
     result, _ = grade("answers equal to anything", A1, tmp_path)
     text = result.feedback_text()
-    assert "0.25" not in text.replace("0.25 ", "") or True
     for forbidden in ("expected", "1 / (1 + np.exp", "assert "):
         assert forbidden not in text, f"the feedback leaks {forbidden!r}:\n{text}"
     assert f"seed {result.seed}" in text, "a failure message prints the seed"

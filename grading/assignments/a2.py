@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
-from ..checks import (Check, Question, as_array, as_float, close, ks_fits, laplace_cdf, laplace_centre_fits, privacy_holds,
-                      reproducible_and_random, require)
+from ..checks import (
+    Check,
+    Question,
+    as_array,
+    as_float,
+    close,
+    ks_fits,
+    laplace_cdf,
+    laplace_centre_fits,
+    privacy_holds,
+    reproducible_and_random,
+    require,
+)
 
 NAME = "a2_laplace_mechanism"
 
@@ -67,15 +77,11 @@ def q3_law(sb, ctx):
 
 
 def q3_privacy(sb, ctx):
-    # neighbours: one value moved from lower to far above upper
+    # neighbours: one value moved from inside the range to far above it; clipping must bound the change
     g = ctx.rng()
     x = np.full(20, 3.0)
     y = x.copy()
     y[0] = 1e6
-    a = np.array([as_float(sb.call("clipped_mean", x, 0.0, 10.0, 1.0, g), "clipped_mean") for _ in range(1)])
-    require(a.size == 1, "clipped_mean returns one number")
-    out_a = as_array(sb.call("laplace_mechanism", np.full(1, 0.0), 1.0, 1.0, g), "laplace_mechanism")
-    require(out_a.size == 1, "laplace_mechanism")
     means = [as_float(sb.call("clipped_mean", data, 0.0, 10.0, 1.0, g), "clipped_mean") for data in (x, y)]
     require(all(np.isfinite(means)) and abs(means[1] - means[0]) < 40, "clipped_mean must clip before averaging")
 

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import (Check, Question, as_array, as_float, binomial_fits, close, ks_fits, laplace_cdf,
-                      reproducible_and_random, require)
-from ..sandbox import Expr, Ref
+from ..checks import (
+    Check,
+    Question,
+    as_array,
+    as_float,
+    binomial_fits,
+    close,
+    ks_fits,
+    laplace_cdf,
+    reproducible_and_random,
+    require,
+)
+from ..sandbox import Expr
 
 NAME = "a3_thresholding"
 
@@ -94,7 +104,7 @@ def q5_law(sb, ctx):
         out = sb.call("thresholded_histogram", ITEMS, epsilon, -1e9, g)
         require(isinstance(out, dict) and set(out) == set("abcd"),
                 "thresholded_histogram must release exactly the categories that occur and reach the threshold")
-        for k, count in zip("abcd", (30, 7, 2, 1)):
+        for k, count in zip("abcd", (30, 7, 2, 1), strict=True):
             noise[k].append(float(out[k]) - count)
     ks_fits(np.concatenate([noise[k] for k in "abcd"]), laplace_cdf(1 / epsilon), "thresholded_histogram")
     require(abs(np.corrcoef(noise["a"], noise["b"])[0, 1]) < 0.3, "thresholded_histogram: the noises must be independent")

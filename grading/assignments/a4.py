@@ -10,8 +10,18 @@ import itertools
 
 import numpy as np
 
-from ..checks import (Check, Question, as_array, as_float, close, ks_fits, laplace_cdf, privacy_holds,
-                      reproducible_and_random, require)
+from ..checks import (
+    Check,
+    Question,
+    as_array,
+    as_float,
+    close,
+    ks_fits,
+    laplace_cdf,
+    privacy_holds,
+    reproducible_and_random,
+    require,
+)
 from ..sandbox import Expr
 
 NAME = "a4_rdp_histograms"

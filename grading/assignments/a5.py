@@ -5,9 +5,20 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ..checks import (Check, Question, as_array, as_float, binomial_fits, chisquare_fits, close, privacy_holds,
-                      raises, reproducible_and_random, require)
-from ..sandbox import Expr, Ref
+from ..checks import (
+    Check,
+    Question,
+    as_array,
+    as_float,
+    binomial_fits,
+    chisquare_fits,
+    close,
+    privacy_holds,
+    raises,
+    reproducible_and_random,
+    require,
+)
+from ..sandbox import Expr
 
 NAME = "a5_local_dp_auditing"
 
