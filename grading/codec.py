@@ -45,7 +45,7 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
         return _float(float(value))
     if kind is np.ndarray:
         if value.dtype.kind not in NUMERIC_KINDS:
-            raise EncodingError(f"an array of dtype {value.dtype} (expected numbers)")
+            raise EncodingError(f"an array of dtype {value.dtype} (an answer must hold numbers)")
         budget[0] -= value.size
         if budget[0] < 0:
             raise EncodingError("the answer is too large")
@@ -66,7 +66,7 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
                 raise EncodingError("dictionary keys must be strings or numbers")
             pairs.append([encode(key, budget), encode(item, budget)])
         return {"__dict__": pairs}
-    raise EncodingError(f"an object of type {kind.__name__} (expected a number, a bool or a NumPy array)")
+    raise EncodingError(f"an object of type {kind.__name__} (an answer must be a number, a bool or a NumPy array)")
 
 
 def _float(x: float) -> Any:

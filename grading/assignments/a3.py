@@ -169,7 +169,7 @@ QUESTIONS = [
         Check("a singleton is released with probability delta(T)", 1.25, q5_threshold, statistical=True)]),
     Question("q6", ["guess_alice_present", "attack_rates"], [
         Check("the guess", 1.0, q6_guess),
-        Check("attack rates on another mechanism", 2.0, q6_rates, statistical=True)]),
+        Check("attack rates on another mechanism, drawn from rng", 2.0, q6_rates, statistical=True)]),
     Question("q7", ["smallest_delta", "delta_no_threshold"], [
         Check("smallest delta", 1.25, q7_formula),
         Check("delta of the unthresholded release", 0.75, q7_value)]),
