@@ -193,7 +193,7 @@ def _grade_question(question: Question, sb: Sandbox, ctx: Context, result: Resul
                     raise
                 _add_flag(result, {"timeout": FLAG_TIMEOUT, "crashed": FLAG_CRASHED}.get(exc.kind, ""))
                 messages.append(f"{check.title}: {exc}")
-                if sb.fork_pid is None:  # the question's process is gone: its other checks fail too
+                if sb.fork_pid is None or exc.kind == "timeout":  # gone, or too slow: stop this question
                     break
                 continue
             except Exception as exc:  # noqa: BLE001 - a malformed answer the check did not expect
