@@ -406,9 +406,10 @@ def test_every_randomized_answer_is_checked_for_randomness(name):
 
 
 def test_statistical_checks_pass_on_fresh_seeds(tmp_path):
-    """Small in-suite version of the false-failure measurement: the solutions, five fresh seeds each."""
+    """Small in-suite version of the false-failure measurement: each solution once more with a fresh seed
+    (the table above grades it once too; the 300-seed measurement is grading/false_failures.json)."""
     for name in NAMES:
-        for _ in range(2):
+        for _ in range(1):
             result, _ = grade("solution", name, tmp_path, seed=None)
             assert result.total == result.max_total, result.feedback_text()
 
