@@ -61,7 +61,7 @@ def advanced_composition(epsilon: float, delta: float, k: int, delta_prime: floa
     ``ε' = ε sqrt(2 k ln(1/δ')) + k ε (e^ε - 1)`` (Dwork, Rothblum & Vadhan, 2010;
     Dwork & Roth, Theorem 3.20). For small ε the total grows like ``sqrt(k)``
     instead of basic composition's ``k ε``; for large ε or small ``k`` it can be
-    worse than ``k ε``, and then basic composition should be used.
+    worse than ``k ε``, and then the basic bound is returned instead.
 
     Parameters
     ----------
@@ -77,8 +77,11 @@ def advanced_composition(epsilon: float, delta: float, k: int, delta_prime: floa
     Returns
     -------
     tuple of float
-        ``(epsilon_total, delta_total)``. ``epsilon_total`` is ``inf`` when
-        ``e^ε`` overflows; ``delta_total`` can exceed 1 (a vacuous guarantee).
+        ``(epsilon_total, delta_total)``. ``epsilon_total`` is the smaller of
+        the theorem's ε' and basic composition's ``k ε`` (which also holds at
+        the larger δ ``kδ + δ'``), so it is finite for every finite ε and never
+        looser than basic composition. ``delta_total`` can exceed 1 (a vacuous
+        guarantee).
 
     Examples
     --------
@@ -90,12 +93,12 @@ def advanced_composition(epsilon: float, delta: float, k: int, delta_prime: floa
     delta = check_delta(delta)
     k = check_int(k, "k", minimum=1)
     delta_prime = check_delta(delta_prime, "delta_prime", allow_zero=False)
-    try:
-        drift = k * epsilon * math.expm1(epsilon)
-    except OverflowError:  # e^epsilon beyond the largest float: no useful bound
-        return math.inf, k * delta + delta_prime
+    basic = k * epsilon  # (k ε, k δ)-DP holds as well, and k δ <= k δ + δ'
+    if epsilon >= math.log(2.0):  # then k ε (e^ε - 1) >= k ε alone: the theorem cannot win (nor overflow)
+        return basic, k * delta + delta_prime
+    drift = k * epsilon * math.expm1(epsilon)
     spread = epsilon * math.sqrt(2.0 * k * math.log(1.0 / delta_prime))
-    return spread + drift, k * delta + delta_prime
+    return min(spread + drift, basic), k * delta + delta_prime
 
 
 def gaussian_renyi(alpha: ArrayLike, sigma: float, sensitivity: float = 1.0) -> np.ndarray | float:

@@ -169,8 +169,16 @@ class TestAdvancedComposition:
     def test_beats_basic_composition_for_many_small_releases(self):
         assert advanced_composition(0.01, 0.0, 10_000, 1e-6)[0] < 0.1 * 10_000 * 0.01
 
-    def test_loses_to_basic_composition_for_few_releases(self):
-        assert advanced_composition(1.0, 0.0, 5, 1e-6)[0] > 5 * 1.0
+    def test_falls_back_to_basic_composition_for_few_releases(self):
+        theorem = 1.0 * math.sqrt(10 * math.log(1e6)) + 5 * 1.0 * math.expm1(1.0)
+        assert theorem > 5 * 1.0  # the theorem's bound loses here ...
+        assert advanced_composition(1.0, 0.0, 5, 1e-6) == (5.0, 1e-6)  # ... so basic composition is returned
+
+    @pytest.mark.parametrize("epsilon, k", [(0.05, 10), (0.1, 40), (0.5, 100), (0.01, 10_000), (2.0, 3), (0.6, 1), (0.69, 1)])
+    @pytest.mark.parametrize("delta_prime", [1e-6, 0.5, 0.99])
+    def test_never_looser_than_either_bound(self, epsilon, k, delta_prime):
+        theorem = epsilon * math.sqrt(2 * k * math.log(1 / delta_prime)) + k * epsilon * math.expm1(epsilon)
+        assert advanced_composition(epsilon, 0.0, k, delta_prime)[0] == pytest.approx(min(theorem, k * epsilon), rel=1e-12)
 
     def test_pure_dp_privacy_loss_tail_by_simulation(self):
         """k randomized-response releases (ε each): P[loss > ε'] <= δ', as the proof says."""
@@ -181,8 +189,9 @@ class TestAdvancedComposition:
         loss = epsilon * (2 * truthful.sum(axis=1) - k)
         assert np.mean(loss > eps_total) < delta_prime
 
-    def test_overflow_gives_inf(self):
-        assert advanced_composition(1000.0, 0.0, 2, 1e-6)[0] == math.inf
+    def test_huge_epsilon_is_finite_basic_composition(self):
+        assert advanced_composition(1000.0, 0.0, 2, 1e-6)[0] == 2000.0  # e^1000 overflows a float
+        assert advanced_composition(1e6, 1e-9, 10_000, 1e-6) == (1e10, pytest.approx(1e-5 + 1e-6))
 
 
 # ---------------------------------------------------------------- bad input
