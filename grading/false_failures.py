@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .checks import CheckFailed, Context
 from .grader import ASSIGNMENTS, LIMITS, load_assignment
+from .notebook import master_solution_cells
 from .sandbox import Sandbox, SandboxError
 
 MASTERS = Path(__file__).resolve().parents[1] / "book" / "assignments" / "masters"
@@ -25,17 +26,7 @@ MASTERS = Path(__file__).resolve().parents[1] / "book" / "assignments" / "master
 
 def solution_cells(name: str) -> list[str]:
     """The code cells of a master notebook outside its test blocks (a complete solution)."""
-    nb = json.loads((MASTERS / f"{name}.ipynb").read_text(encoding="utf-8"))
-    cells, in_tests = [], False
-    for cell in nb["cells"]:
-        text = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-        if cell["cell_type"] == "raw":
-            head = text.strip().splitlines()[0] if text.strip() else ""
-            in_tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(head, in_tests)
-            continue
-        if cell["cell_type"] == "code" and not in_tests:
-            cells.append(text)
-    return cells
+    return master_solution_cells(MASTERS / f"{name}.ipynb")
 
 
 def measure(name: str, runs: int) -> dict:

@@ -48,3 +48,18 @@ def read_code_cells(path: str | Path) -> list[str]:
 
 def expected_file_name(assignment: str) -> str:
     return f"{assignment}.ipynb"
+
+
+def master_solution_cells(path: str | Path) -> list[str]:
+    """The code cells of an otter master notebook outside its test blocks: a complete solution."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    cells, in_tests = [], False
+    for cell in data["cells"]:
+        text = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        if cell["cell_type"] == "raw":
+            head = text.strip().splitlines()[0] if text.strip() else ""
+            in_tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(head, in_tests)
+            continue
+        if cell["cell_type"] == "code" and not in_tests:
+            cells.append(text)
+    return cells

@@ -26,6 +26,7 @@ import pytest
 
 from grading import grader
 from grading.gradebook import grade_folder
+from grading.notebook import master_solution_cells
 
 ROOT = Path(__file__).resolve().parents[1]
 MASTERS = ROOT / "book" / "assignments" / "masters"
@@ -42,17 +43,7 @@ def _source(cell: dict[str, Any]) -> str:
 
 def solution_cells(name: str) -> list[str]:
     """The code a student who solved everything would submit (the master without its tests)."""
-    nb = json.loads((MASTERS / f"{name}.ipynb").read_text(encoding="utf-8"))
-    cells, in_tests = [], False
-    for cell in nb["cells"]:
-        text = _source(cell)
-        if cell["cell_type"] == "raw":
-            head = text.strip().splitlines()[0] if text.strip() else ""
-            in_tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(head, in_tests)
-            continue
-        if cell["cell_type"] == "code" and not in_tests:
-            cells.append(text)
-    return ["import otter\ngrader = otter.Notebook()", *cells]
+    return ["import otter\ngrader = otter.Notebook()", *master_solution_cells(MASTERS / f"{name}.ipynb")]
 
 
 def blank_cells(name: str) -> list[str]:
