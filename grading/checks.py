@@ -115,6 +115,15 @@ def reproducible_and_random(sb, name: str, make_args: Callable[[np.random.Genera
             f"{what}: different generators must give different outputs (is the noise really random?)")
 
 
+def randomness(name: str, make_args: Callable[[np.random.Generator], tuple]) -> Callable[[Any, Context], None]:
+    """The gate check of a randomized answer ``name``: :func:`reproducible_and_random` on ``make_args(g)``."""
+
+    def run(sb, ctx: Context) -> None:
+        reproducible_and_random(sb, name, make_args, ctx, name)
+
+    return run
+
+
 def _flat(value: Any, what: str) -> np.ndarray:
     if isinstance(value, (tuple, list)):
         return np.concatenate([as_array(v, what).ravel() for v in value]) if value else np.zeros(0)

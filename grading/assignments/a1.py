@@ -15,7 +15,7 @@ from ..checks import (
     close,
     privacy_holds,
     raises,
-    reproducible_and_random,
+    randomness,
     require,
 )
 from ..sandbox import Expr, Ref
@@ -56,9 +56,7 @@ def q2_shape(sb, ctx):
     require(np.array_equal(after, bits), "randomized_response must not modify its input")
 
 
-def q2_random(sb, ctx):
-    reproducible_and_random(sb, "randomized_response", lambda g: (np.ones(200, dtype=int), 1.0, g), ctx,
-                            "randomized_response")
+q2_random = randomness("randomized_response", lambda g: (np.ones(200, dtype=int), 1.0, g))
 
 
 def q2_law(sb, ctx):
@@ -131,8 +129,7 @@ def q5_shape(sb, ctx):
     require(out.shape == (40,), "simulate_estimates must return num_surveys estimates")
 
 
-def q5_random(sb, ctx):
-    reproducible_and_random(sb, "simulate_estimates", lambda g: (0.4, 30, 1.0, 20, g), ctx, "simulate_estimates")
+q5_random = randomness("simulate_estimates", lambda g: (0.4, 30, 1.0, 20, g))
 
 
 def q5_law(sb, ctx):
@@ -172,9 +169,7 @@ def q6_infinite(sb, ctx):
     require(got == np.inf, "empirical_epsilon must return inf for a mechanism that reports the true bit")
 
 
-def q6_random(sb, ctx):
-    reproducible_and_random(sb, "empirical_epsilon", lambda g: (Expr(HALF_RR), 1.0, 500, g), ctx,
-                            "empirical_epsilon")
+q6_random = randomness("empirical_epsilon", lambda g: (Expr(HALF_RR), 1.0, 500, g))
 
 
 QUESTIONS = [

@@ -14,7 +14,7 @@ from ..checks import (
     laplace_cdf,
     laplace_centre_fits,
     privacy_holds,
-    reproducible_and_random,
+    randomness,
     require,
 )
 
@@ -38,8 +38,7 @@ def q2_scale(sb, ctx):
     close(sb.call("laplace_scale", s, e), s / e, "laplace_scale", rtol=1e-9)
 
 
-def q2_random(sb, ctx):
-    reproducible_and_random(sb, "laplace_mechanism", lambda g: (np.zeros(50), 1.0, 1.0, g), ctx, "laplace_mechanism")
+q2_random = randomness("laplace_mechanism", lambda g: (np.zeros(50), 1.0, 1.0, g))
 
 
 def q2_law(sb, ctx):
@@ -60,8 +59,7 @@ def q2_privacy(sb, ctx):
     privacy_holds(a, b, epsilon, np.linspace(5, 16, 45), "laplace_mechanism")
 
 
-def q3_random(sb, ctx):
-    reproducible_and_random(sb, "clipped_mean", lambda g: (np.arange(10.0), 0.0, 5.0, 1.0, g), ctx, "clipped_mean")
+q3_random = randomness("clipped_mean", lambda g: (np.arange(10.0), 0.0, 5.0, 1.0, g))
 
 
 def q3_law(sb, ctx):
@@ -92,8 +90,7 @@ def q4_formula(sb, ctx):
     close(sb.call("laplace_mean_mse", p, n, e), p * (1 - p) / n + 2 / (e * n) ** 2, "laplace_mean_mse", rtol=1e-8)
 
 
-def q5_random(sb, ctx):
-    reproducible_and_random(sb, "simulate_mse", lambda g: (0.3, 40, 1.0, 50, g), ctx, "simulate_mse")
+q5_random = randomness("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g))
 
 
 def q5_law(sb, ctx):

@@ -13,6 +13,7 @@ from ..checks import (
     close,
     ks_fits,
     laplace_cdf,
+    randomness,
     reproducible_and_random,
     require,
 )
@@ -46,9 +47,7 @@ def q1_values(sb, ctx):
           "threshold_delta on other thresholds (including T < 1)", rtol=1e-9)
 
 
-def q2_random(sb, ctx):
-    reproducible_and_random(sb, "simulate_release_probability", lambda g: (2.0, 1.0, 500, g), ctx,
-                            "simulate_release_probability")
+q2_random = randomness("simulate_release_probability", lambda g: (2.0, 1.0, 500, g))
 
 
 def q2_law(sb, ctx):

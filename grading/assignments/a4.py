@@ -19,7 +19,7 @@ from ..checks import (
     ks_fits,
     laplace_cdf,
     privacy_holds,
-    reproducible_and_random,
+    randomness,
     require,
 )
 from ..sandbox import Expr
@@ -65,8 +65,7 @@ def q1_scale(sb, ctx):
     close(sb.call("histogram_noise_scale", n, e), 2 / (n * e), "histogram_noise_scale", rtol=1e-9)
 
 
-def q1_random(sb, ctx):
-    reproducible_and_random(sb, "dp_histogram", lambda g: (np.array([5, 0, 3]), 1.0, g), ctx, "dp_histogram")
+q1_random = randomness("dp_histogram", lambda g: (np.array([5, 0, 3]), 1.0, g))
 
 
 def q1_law(sb, ctx):
@@ -116,9 +115,7 @@ def q3_law(sb, ctx):
     ks_fits(z[counts == 0], laplace_cdf(2 / (n * 0.5)), "rdp_histogram: the fall-back when 2k > gamma n")
 
 
-def q3_random(sb, ctx):
-    reproducible_and_random(sb, "rdp_histogram", lambda g: (np.array([5, 0, 3, 0]), 1.0, 0.1, g), ctx,
-                            "rdp_histogram")
+q3_random = randomness("rdp_histogram", lambda g: (np.array([5, 0, 3, 0]), 1.0, 0.1, g))
 
 
 # ---------------------------------------------------------------- q4
@@ -159,9 +156,7 @@ def q5_exact(sb, ctx):
           1.0, "estimate_risk of a fixed release")
 
 
-def q5_random(sb, ctx):
-    reproducible_and_random(sb, "estimate_risk", lambda g: (np.array([30, 10, 0]), Expr(DP_RELEASE), 20, g), ctx,
-                            "estimate_risk")
+q5_random = randomness("estimate_risk", lambda g: (np.array([30, 10, 0]), Expr(DP_RELEASE), 20, g))
 
 
 def q5_law(sb, ctx):

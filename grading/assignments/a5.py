@@ -15,7 +15,7 @@ from ..checks import (
     close,
     privacy_holds,
     raises,
-    reproducible_and_random,
+    randomness,
     require,
 )
 from ..sandbox import Expr
@@ -49,10 +49,7 @@ def _encode(sb, items, table, width, epsilon, g):
     return reports, indices.astype(int)
 
 
-def q2_random(sb, ctx):
-    table = np.array([[0, 1], [2, 3]])
-    reproducible_and_random(sb, "cms_encode", lambda g: (np.zeros(30, dtype=int), table, 4, 1.0, g), ctx,
-                            "cms_encode")
+q2_random = randomness("cms_encode", lambda g: (np.zeros(30, dtype=int), np.array([[0, 1], [2, 3]]), 4, 1.0, g))
 
 
 def q2_law(sb, ctx):
@@ -128,9 +125,7 @@ def q5_values(sb, ctx):
 
 
 # ---------------------------------------------------------------- q6
-def q6_random(sb, ctx):
-    reproducible_and_random(sb, "simulate_sketch_errors", lambda g: (np.array([20, 5, 0]), 2.0, 2, 4, 3, g), ctx,
-                            "simulate_sketch_errors")
+q6_random = randomness("simulate_sketch_errors", lambda g: (np.array([20, 5, 0]), 2.0, 2, 4, 3, g))
 
 
 def q6_law(sb, ctx):
@@ -200,8 +195,7 @@ def q8_audits(sb, ctx):
     require(leaky > 4.0, "audit_client must refute a client that flips far less than it should")
 
 
-def q8_random(sb, ctx):
-    reproducible_and_random(sb, "audit_client", lambda g: (Expr(HONEST), 1.0, 300, 0.95, g), ctx, "audit_client")
+q8_random = randomness("audit_client", lambda g: (Expr(HONEST), 1.0, 300, 0.95, g))
 
 
 QUESTIONS = [
