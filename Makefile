@@ -8,11 +8,12 @@ STAMP := $(VENV)/.installed
 JB_FLAGS := -W -n --keep-going --builder html
 NB_FILES := $(shell find book -name '*.ipynb' -not -path '*/assignments/*' -not -path '*/.ipynb_checkpoints/*' | sort)
 
-.PHONY: help lock wheel book test test-lib test-notebooks test-book test-standalone test-browser test-assignments lab assignments grade bench lint clean
+.PHONY: help lock wheel book test test-lib test-notebooks test-book test-standalone test-browser test-assignments test-slides slides lab assignments grade bench lint clean
 
 help:
 	@echo "make book         build the HTML book into _build/html (warnings are errors)"
-	@echo "make test         the whole test suite: rdplib, notebooks (nbval), book build, assignments, browser"
+	@echo "make test         the whole test suite: rdplib, notebooks (nbval), book build, assignments, browser, slides"
+	@echo "make slides       one reveal.js deck per chapter into _build/slides (offline; see book/_slides/)"
 	@echo "make lab          open JupyterLab on the book"
 	@echo "make assignments  generate student notebooks and autograders into _build/assignments"
 	@echo "make grade ASSIGNMENT=a1 SUBMISSIONS=dir/  grade a folder of notebooks: _build/grades/<name>/gradebook.csv + feedback/"
@@ -51,6 +52,7 @@ test: $(STAMP)
 	$(MAKE) test-standalone
 	$(MAKE) test-assignments
 	$(MAKE) test-browser
+	$(MAKE) test-slides
 
 test-lib: $(STAMP)
 	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/standalone --ignore-glob="tests/test_assignments*" rdplib --doctest-modules -p no:cacheprovider
@@ -73,9 +75,23 @@ test-assignments: $(STAMP)
 test-browser: $(STAMP)
 	@if [ -d tests/browser ]; then \
 	  if [ -x /usr/bin/chromium ] || [ -x /usr/lib/chromium/chromium ]; then \
-	    $(PY) -m pytest -q tests/browser -p no:cacheprovider; \
+	    $(PY) -m pytest -q tests/browser --ignore=tests/browser/test_slides.py -p no:cacheprovider; \
 	  else echo "NOTICE: Chromium is not installed: browser and JupyterLab tests skipped (apt-get install -y chromium chromium-driver)"; fi; \
 	else echo "no browser tests yet"; fi
+
+# Slides: every chapter notebook -> a reveal.js deck in _build/slides (its stored outputs, no execution),
+# chosen by rules and the `slide` / `no-slide` cell tags (book/_slides/build_slides.py). Offline: reveal.js
+# (vendored) and MathJax (from sphinx-mathjax-offline) are copied next to the decks.
+slides: $(STAMP)
+	rm -f _build/slides/*.html
+	$(PY) book/_slides/build_slides.py --out _build/slides
+	@echo "The slides are built: open file://$(CURDIR)/_build/slides/index.html"
+
+# Every deck in Chromium from file://: at least 5 slides, no console error, no network request, math typeset.
+test-slides: $(STAMP)
+	@if [ -x /usr/bin/chromium ] || [ -x /usr/lib/chromium/chromium ]; then \
+	  $(MAKE) slides && $(PY) -m pytest -q tests/browser/test_slides.py -p no:cacheprovider; \
+	else echo "NOTICE: Chromium is not installed: slide tests skipped (apt-get install -y chromium chromium-driver)"; fi
 
 wheel: $(STAMP)
 	$(PY) -m build --no-isolation --outdir dist .
