@@ -402,7 +402,7 @@ def mathjax_source() -> Path:
 
 def copy_assets(out: Path) -> None:
     """reveal.js and MathJax next to the decks (copied once; a rebuild reuses them)."""
-    shutil.copytree(REVEAL_DIR, out / "reveal.js", dirs_exist_ok=True)
+    shutil.copytree(REVEAL_DIR, out / "reveal.js" / "dist", dirs_exist_ok=True)  # the layout of the npm package
     target = out / "mathjax"
     if not (target / "tex-chtml.js").exists():
         shutil.copytree(mathjax_source(), target, dirs_exist_ok=True)
