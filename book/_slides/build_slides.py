@@ -10,8 +10,8 @@ Which cells become slides is decided by rules, so a new chapter gets a deck with
 * the "Learning objectives", "Summary" and every other admonition outside the exercises;
 * every definition, theorem, lemma, corollary, proposition and algorithm box (``prf:`` directives;
   proofs stay in the book);
-* every figure: a code cell with myst-nb figure metadata becomes its stored image, caption and
-  alt text. An explorer is never shown (its widget needs a kernel); the static figure that follows
+* every figure: a code cell with myst-nb figure metadata (and whose output the book shows)
+  becomes its stored image, caption and alt text. An explorer is never shown (its widget needs a kernel); the static figure that follows
   it in the notebook is a figure cell, so it gets its slide;
 * one slide that lists the chapter's exercises by title and label (to set them by label).
 
@@ -327,6 +327,7 @@ def _without_widgets(cell) -> nbformat.NotebookNode:
 def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
     """The deck of one chapter as a notebook of slide cells, and its number of slides."""
     nb = nbformat.read(path, as_version=4)
+    book._collect_labels(nb)  # this notebook's own labels, also when it is not under book/
     base = path.parent
     key = f"book/{path.stem}"
     title = _first_heading(path)
@@ -367,7 +368,7 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
                 heading = _raw_slide(_heading(section, book, base))
                 cells.extend([heading, _without_widgets(cell)])
                 continue
-            if "figure" in cell.metadata.get("mystnb", {}):
+            if "figure" in cell.metadata.get("mystnb", {}) and not tags & {"remove-cell", "remove-output"}:
                 figure = _figure_html(cell, book, base)
                 if figure:
                     cells.append(_raw_slide(_heading(section, book, base) + figure))
@@ -380,8 +381,9 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
         cells.insert(summary_at, _raw_slide(f"<h2>Exercises</h2><ul>{items}</ul>"))
 
     deck = nbformat.v4.new_notebook()
-    deck.metadata = {"title": title, "language_info": nb.metadata.get("language_info", {"name": "python"}),
-                     "kernelspec": nb.metadata.get("kernelspec", {})}
+    deck.metadata = {"title": title, "language_info": nb.metadata.get("language_info", {"name": "python"})}
+    if "kernelspec" in nb.metadata:
+        deck.metadata["kernelspec"] = nb.metadata["kernelspec"]
     deck.cells = cells
     count = sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide" for c in cells)
     return deck, count
