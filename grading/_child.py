@@ -36,6 +36,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(_HERE))
 
 import doctest  # noqa: E402  (watched by the tripwire)
+import json  # noqa: E402  (watched: the replies are encoded with it)
 
 import numpy as np  # noqa: E402
 
@@ -49,7 +50,7 @@ class CellTimeout(BaseException):
     """Raised inside student code when its time is up (a BaseException: `except Exception` does not catch it)."""
 
 
-_STATE = {"deadline": None, "active": False, "limit": 0.0}
+_STATE = {"deadline": None, "limit": 0.0}
 
 
 def _on_alarm(signum, frame):  # noqa: ARG001
@@ -124,39 +125,102 @@ class _RdplibStub:
 # process forks one copy of the executed notebook per question and kills the session at the end).
 _BLOCKED_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                    "os.forkpty", "pty.spawn", "ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata",
-                   "os.kill", "os.killpg", "signal.pthread_kill")
+                   "os.kill", "os.killpg", "signal.pthread_kill",
+                   # reaching the harness's objects: the heap, other threads' frames, tracing
+                   "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames",
+                   "sys.settrace", "sys.setprofile", "sys.addaudithook")
+# events whose path arguments are checked like "open"
+_PATH_EVENTS = ("open", "os.remove", "os.rmdir", "os.rename", "os.link", "os.symlink", "os.truncate",
+                "os.chmod", "os.chown", "os.utime", "os.mkdir", "shutil.copyfile", "shutil.copytree",
+                "shutil.rmtree", "shutil.copymode", "shutil.copystat", "os.chflags", "os.setxattr",
+                "os.removexattr", "os.listxattr", "os.getxattr")
+TRIPWIRE_EVENT = "grading.tripwire"  # the harness asks the hook for the tripwires' report with sys.audit
 
 
-def _make_hook(forbidden_dirs):
-    realpath = os.path.realpath
-    fspath = os.fspath
+def _install_hook(hard_dirs, soft_dirs, allowed_dirs, snapshot):
+    """Add the audit hook that refuses forbidden operations and keeps the tripwires.
+
+    * ``hard_dirs`` (rdplib's folders) can never be read; ``soft_dirs`` (the project holding the
+      grader, its reference answers and the solution masters) cannot be read except below
+      ``allowed_dirs`` (the Python installation, the sandbox's folder). A folder above a forbidden
+      one cannot be opened either (a descriptor of it would reach the forbidden files by relative
+      paths), nor can a relative path with ``..`` (it may be relative to such a descriptor).
+    * ``sys.audit(TRIPWIRE_EVENT, found)`` appends to the list ``found`` what the notebook changed
+      since ``snapshot`` was taken.
+
+    The hook keeps everything it needs in its closure and defaults: once added, no Python code can
+    reach or remove it, so switching module attributes off from a cell changes nothing.
+    """
+    realpath, fspath, sep = os.path.realpath, os.fspath, os.sep
+    hard = tuple(realpath(d) for d in hard_dirs)
+    soft = tuple(realpath(d) for d in soft_dirs)
+    allowed = tuple(realpath(d) for d in allowed_dirs)
+    blocked, path_events = _BLOCKED_EVENTS, frozenset(_PATH_EVENTS)
+    modules, classes, stub = snapshot
+    # builtins bound here: a notebook that replaces them is caught by the tripwires, not obeyed
+    is_a, has, some, named, missing, str_types = isinstance, hasattr, any, vars, object(), (str, bytes)
+
+    def under(text, folder):
+        return text == folder or text.startswith(folder + sep)
+
+    def above(text, folder):
+        return folder.startswith(text.rstrip(sep) + sep)
+
+    def refused(path):
+        if is_a(path, int):
+            return False  # a descriptor: its path was checked when it was opened
+        try:
+            raw = fspath(path)
+        except TypeError:
+            return False
+        if is_a(raw, bytes):
+            raw = raw.decode(errors="replace")
+        if not is_a(raw, str):
+            return False
+        if not raw.startswith(sep) and ".." in raw.split(sep):
+            return True
+        text = realpath(raw)
+        if some(under(text, d) or above(text, d) for d in hard):
+            return True
+        return some((under(text, d) and not some(under(text, ok) for ok in allowed)) or above(text, d) for d in soft)
+
+    def tampered(found):
+        for label, module, items in modules:
+            current = named(module)
+            for key, value in items:
+                if current.get(key, missing) is not value:
+                    found.append(f"{label}.{key}")
+        for label, cls, items in classes:
+            current = named(cls)
+            if some(current.get(key, missing) is not value for key, value in items):
+                found.append(label)
+        meta_path = named(system).get("meta_path")
+        if not (is_a(meta_path, list) and meta_path[:1] == [stub]):
+            found.append("sys.meta_path")
 
     def hook(event, args):
-        if not _STATE["active"]:
+        if event == TRIPWIRE_EVENT:
+            if args and is_a(args[0], list):
+                tampered(args[0])
             return
-        if event == "open":
-            path = args[0]
-            if isinstance(path, int):
-                return
-            try:
-                text = realpath(fspath(path))
-            except Exception:  # noqa: BLE001
-                return
-            if isinstance(text, bytes):
-                text = text.decode(errors="replace")
-            for folder in forbidden_dirs:
-                if text == folder or text.startswith(folder + os.sep):
-                    raise PermissionError("rdplib's files cannot be read while your notebook is graded")
-        elif event.startswith(_BLOCKED_EVENTS):
+        if event in path_events:
+            for arg in args:
+                if (is_a(arg, str_types) or has(arg, "__fspath__")) and refused(arg):
+                    raise PermissionError("this file or folder cannot be used while your notebook is graded")
+            return
+        if event.startswith(blocked):
             raise PermissionError(f"{event} is not allowed while your notebook is graded")
-    return hook
+
+    system = sys
+    system.addaudithook(hook)
 
 
 # ----------------------------------------------------------------------------- tripwires
 def _watched():
     mods = {"builtins": builtins, "numpy": np, "numpy.random": np.random, "numpy.linalg": np.linalg,
             "math": math, "doctest": doctest, "grading.codec": codec, "harness": sys.modules[__name__],
-            "signal": signal, "os": os, "sys": sys}
+            "signal": signal, "os": os, "os.path": os.path, "sys": sys, "json": json,
+            "json.encoder": json.encoder}
     return mods
 
 
@@ -166,40 +230,17 @@ _SKIP_KEYS = {"sys": {"stdout", "stderr", "stdin", "displayhook", "excepthook", 
               "harness": {"_STATE"}, "builtins": {"_"}, "os": {"environ"}}
 
 
-def _snapshot():
-    snap = {}
+def _snapshot(stub):
+    """A frozen copy of what the tripwires watch: (modules, classes, the rdplib stub)."""
+    modules = []
     for name, module in _watched().items():
         skip = _SKIP_KEYS.get(name, set())
-        snap[name] = {key: value for key, value in vars(module).items() if key not in skip}
-    snap["np.ndarray"] = dict(vars(np.ndarray))
-    for name, cls in _watched_classes():
-        snap["class " + name] = dict(vars(cls))
-    return snap
-
-
-def _watched_classes():
-    return [(f"doctest.{key}", value) for key, value in sorted(vars(doctest).items()) if isinstance(value, type)
-            and value.__module__ == "doctest"]
-
-
-def _tampered(snap):
-    found = []
-    for name, module in _watched().items():
-        current = vars(module)
-        for key, value in snap[name].items():
-            if current.get(key, _MISSING) is not value:
-                found.append(f"{name}.{key}")
-    for name, cls in _watched_classes():
-        if any(vars(cls).get(k, _MISSING) is not v for k, v in snap.get("class " + name, {}).items()):
-            found.append(name)
-    if any(np.ndarray.__dict__.get(k, _MISSING) is not v for k, v in snap["np.ndarray"].items()):
-        found.append("numpy.ndarray")
-    if not any(isinstance(f, _RdplibStub) for f in sys.meta_path[:1]):
-        found.append("sys.meta_path")
-    return found
-
-
-_MISSING = object()
+        modules.append((name, module, tuple((k, v) for k, v in vars(module).items() if k not in skip)))
+    classes = [("numpy.ndarray", np.ndarray, tuple(vars(np.ndarray).items()))]
+    for key, value in sorted(vars(doctest).items()):
+        if isinstance(value, type) and value.__module__ == "doctest":
+            classes.append((f"doctest.{key}", value, tuple(vars(value).items())))
+    return tuple(modules), tuple(classes), stub
 
 
 # ----------------------------------------------------------------------------- notebook code
@@ -284,7 +325,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
-def handle(request, namespace, snap, sink):
+def handle(request, namespace, sink):
     op = request.get("op")
     if op == "value":
         name = request["name"]
@@ -345,9 +386,11 @@ def main() -> int:
     sys.stdout = sys.stderr = sink
     sys.stdin = io.StringIO("")
 
+    dumps, write, flush = codec.dumps, protocol_out.write, protocol_out.flush
+
     def send(message):
-        protocol_out.write(codec.dumps(message) + "\n")
-        protocol_out.flush()
+        write(dumps(message) + "\n")
+        flush()
 
     init = codec.loads(protocol_in.readline())
     memory = int(init.get("memory_mb", 2048)) * 2**20
@@ -355,16 +398,19 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_FSIZE, (50 * 2**20, 50 * 2**20))
     os.chdir(init["cwd"])
     signal.signal(signal.SIGALRM, _on_alarm)
-    sys.meta_path.insert(0, _RdplibStub())
+    stub = _RdplibStub()
+    sys.meta_path.insert(0, stub)
     for name in list(sys.modules):
         if name == FORBIDDEN or name.startswith(FORBIDDEN + "."):
             del sys.modules[name]
-    sys.addaudithook(_make_hook([os.path.realpath(d) for d in init.get("forbidden_dirs", [])]))
     namespace = {"__name__": "__main__", "__builtins__": builtins}
-    snap = _snapshot()
-    _STATE["active"] = True
-    cells = run_cells(init["cells"], namespace, float(init.get("cell_limit", 20)), sink, send)
-    send({"ready": True, "cells": cells, "tampered": _tampered(snap), "output_tail": sink.tail[-500:]})
+    # bound before the notebook runs: a cell that rebinds the harness's names cannot reach these
+    audit, run, answer, workdir = sys.audit, run_cells, handle, os.path.realpath(init["cwd"])
+    allowed = [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, workdir]
+    _install_hook(init.get("forbidden_dirs", []), [os.path.dirname(_HERE)], allowed, _snapshot(stub))
+    cells = run(init["cells"], namespace, float(init.get("cell_limit", 20)), sink, send)
+    audit(TRIPWIRE_EVENT, found := [])
+    send({"ready": True, "cells": cells, "tampered": found, "output_tail": sink.tail[-500:]})
     forked = False
     while True:
         line = protocol_in.readline()
@@ -381,16 +427,18 @@ def main() -> int:
             pid = os.fork()
             if pid == 0:
                 forked = True
-                send({"forked": os.getpid(), "tampered": _tampered(snap)})
+                audit(TRIPWIRE_EVENT, found := [])
+                send({"forked": os.getpid(), "tampered": found})
                 continue
             _, status = os.waitpid(pid, 0)
             send({"joined": status})
             continue
         try:
-            reply = handle(request, namespace, snap, sink)
+            reply = answer(request, namespace, sink)
         except BaseException as exc:  # noqa: BLE001
             reply = {"ok": False, "error": _describe(exc)}
-        reply["tampered"] = _tampered(snap)
+        audit(TRIPWIRE_EVENT, found := [])
+        reply["tampered"] = found
         try:
             send(reply)
         except Exception as exc:  # noqa: BLE001

@@ -32,7 +32,8 @@ class Check:
     run: Callable[[Any, Context], None]
     public: bool = False  # the same property (on the same inputs) is in the public tests
     statistical: bool = False  # can fail by chance on a correct answer (measured by false_failures)
-    gate: bool = False  # "the output depends on rng": if it fails, the later checks of the question score 0
+    gate: bool = False  # a precondition (output depends on rng, same law on every input): if it fails,
+    # the later checks of the question score 0
 
 
 @dataclass
@@ -102,10 +103,20 @@ def raises(sb, name: str, *args: Any) -> bool:
 
 
 def reproducible_and_random(sb, name: str, make_args: Callable[[np.random.Generator], tuple], ctx: Context,
-                            what: str) -> None:
-    """Same generator state -> same output; different seeds -> different outputs."""
+                            what: str, min_draws: Callable[[tuple], float] | None = None) -> None:
+    """Same generator state -> same output; different seeds -> different outputs; and, with
+    ``min_draws``, the call takes at least ``min_draws(args)`` random numbers from the generator
+    (a simulation draws for every trial; a closed form with a little randomness added does not)."""
     seed = int(ctx.rng().integers(2**62))
-    first = _flat(sb.call(name, *make_args(np.random.default_rng(seed))), what)
+    generator = np.random.default_rng(seed)
+    before = generator.bit_generator.state
+    args = make_args(generator)
+    first = _flat(sb.call(name, *args), what)
+    if min_draws is not None:
+        used = draws_used(before, generator.bit_generator.state)
+        require(used is not None and used >= min_draws(args),
+                f"{what}: the simulation must take its randomness from rng, at least one random number "
+                "for every simulated trial")
     again = _flat(sb.call(name, *make_args(np.random.default_rng(seed))), what)
     require(np.array_equal(first, again, equal_nan=True),
             f"{what}: the same generator state must give the same output (draw every random number from rng)")
@@ -115,13 +126,50 @@ def reproducible_and_random(sb, name: str, make_args: Callable[[np.random.Genera
             f"{what}: different generators must give different outputs (is the noise really random?)")
 
 
-def randomness(name: str, make_args: Callable[[np.random.Generator], tuple]) -> Callable[[Any, Context], None]:
+def randomness(name: str, make_args: Callable[[np.random.Generator], tuple],
+               min_draws: Callable[[tuple], float] | None = None) -> Callable[[Any, Context], None]:
     """The gate check of a randomized answer ``name``: :func:`reproducible_and_random` on ``make_args(g)``."""
 
     def run(sb, ctx: Context) -> None:
-        reproducible_and_random(sb, name, make_args, ctx, name)
+        reproducible_and_random(sb, name, make_args, ctx, name, min_draws)
 
     return run
+
+
+PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # NumPy's PCG64 (a 128-bit LCG under its output)
+
+
+def draws_used(before: dict, after: dict) -> int | None:
+    """How many 64-bit steps a PCG64 generator took between two of its states (None if not PCG64).
+
+    The LCG distance of O'Neill's PCG library: solve ``after = a^k before + c (a^k - 1)/(a - 1)``
+    for ``k`` bit by bit, from the lowest bit up.
+    """
+    if before.get("bit_generator") != "PCG64" or after.get("bit_generator") != "PCG64":
+        return None
+    mask = (1 << 128) - 1
+    current, target = int(before["state"]["state"]), int(after["state"]["state"])
+    multiplier, increment = PCG64_MULTIPLIER, int(before["state"]["inc"])
+    if int(after["state"]["inc"]) != increment:
+        return None
+    bit, distance = 1, 0
+    while current != target and bit <= mask:
+        if (current ^ target) & bit:
+            current = (current * multiplier + increment) & mask
+            distance |= bit
+        increment = ((multiplier + 1) * increment) & mask
+        multiplier = (multiplier * multiplier) & mask
+        bit <<= 1
+    return distance if current == target else None
+
+
+def same_law(small: np.ndarray, large: np.ndarray, what: str) -> None:
+    """Two-sample Kolmogorov-Smirnov test: the outputs on small inputs follow the law of those on large ones."""
+    small, large = np.asarray(small, dtype=float).ravel(), np.asarray(large, dtype=float).ravel()
+    require(np.all(np.isfinite(small)) and np.all(np.isfinite(large)), f"{what}: the output has NaN or infinite values")
+    require(stats.ks_2samp(small, large).pvalue > ALPHA,
+            f"{what}: the noise must follow the same law on every input (single values, few or many entries, "
+            "small or large values)")
 
 
 def _flat(value: Any, what: str) -> np.ndarray:

@@ -174,16 +174,16 @@ def _grade_question(question: Question, sb: Sandbox, ctx: Context, result: Resul
             raise SandboxError("tampering suspected: the notebook changed " + ", ".join(sb.tampered[:5])
                                + "; flagged for review", "tampering")
         _canary(sb)
-        gated = False
+        gate = None  # the failed gate check ("randomness drawn from rng", say) that voids the later checks
         for check in question.checks:
-            if gated:
-                messages.append(f"{check.title}: not credited, because the output does not depend on rng")
+            if gate is not None:
+                messages.append(f"{check.title}: not credited, because \"{gate}\" failed")
                 continue
             try:
                 check.run(sb, ctx)
             except CheckFailed as exc:
                 messages.append(f"{check.title}: {exc} (seed {ctx.seed})")
-                gated = check.gate
+                gate = check.title if check.gate else None
                 continue
             except SandboxError as exc:
                 if exc.kind == "missing":

@@ -251,7 +251,7 @@ SPECIFIC: dict[tuple[str, str], tuple[list[str], Any]] = {
         "    cats, counts = np.unique(np.asarray(items), return_counts=True)\n"
         "    noisy = counts + rng.laplace(0, 1 / epsilon, counts.size)\n"
         "    return dict(zip(cats.tolist(), noisy.tolist()))\n"],
-        lambda: without(A3, "q5", ["a singleton is released with probability delta(T)"])),
+        lambda: without(A3, "q5", ["every category is released with the probability of its noisy count reaching T"])),
     (A3, "closed form instead of a simulation"): ([
         "def simulate_release_probability(threshold, epsilon, num_trials, rng):\n"
         "    return float(threshold_delta(threshold, epsilon))\n"],

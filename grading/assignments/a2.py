@@ -16,6 +16,7 @@ from ..checks import (
     privacy_holds,
     randomness,
     require,
+    same_law,
 )
 
 NAME = "a2_laplace_mechanism"
@@ -39,6 +40,20 @@ def q2_scale(sb, ctx):
 
 
 q2_random = randomness("laplace_mechanism", lambda g: (np.zeros(50), 1.0, 1.0, g))
+
+
+def q2_sizes(sb, ctx):
+    # single numbers and arrays, small and large values: the noise must not depend on them
+    g = ctx.rng()
+    scale = 2.0
+    values = np.sign(g.uniform(-1, 1, 600)) * 10 ** g.uniform(-2, 6, 600)
+    single = np.array([as_float(sb.call("laplace_mechanism", float(v), 1.0, 0.5, g), "laplace_mechanism") - v
+                       for v in values])
+    zeros = as_array(sb.call("laplace_mechanism", np.zeros(20_000), 1.0, 0.5, g), "laplace_mechanism")
+    big = float(10 ** g.uniform(3, 7))
+    large = as_array(sb.call("laplace_mechanism", np.full(20_000, big), 1.0, 0.5, g), "laplace_mechanism") - big
+    same_law(single / scale, zeros / scale, "laplace_mechanism: noise on single numbers")
+    same_law(large / scale, zeros / scale, "laplace_mechanism: noise on large values")
 
 
 def q2_law(sb, ctx):
@@ -90,7 +105,7 @@ def q4_formula(sb, ctx):
     close(sb.call("laplace_mean_mse", p, n, e), p * (1 - p) / n + 2 / (e * n) ** 2, "laplace_mean_mse", rtol=1e-8)
 
 
-q5_random = randomness("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g))
+q5_random = randomness("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g), min_draws=lambda a: a[3] / 4)
 
 
 def q5_law(sb, ctx):
@@ -118,8 +133,10 @@ QUESTIONS = [
     Question("q2", ["laplace_scale", "laplace_mechanism"], [
         Check("Laplace scale", 0.5, q2_scale),
         Check("randomness drawn from rng", 0.5, q2_random, gate=True),
-        Check("noise follows the Laplace law at two settings", 1.25, q2_law, statistical=True),
-        Check("empirical privacy on neighbouring values", 0.75, q2_privacy, statistical=True)]),
+        Check("the same noise on single numbers, arrays, small and large values", 0.5, q2_sizes,
+              statistical=True, gate=True),
+        Check("noise follows the Laplace law at two settings", 1.0, q2_law, statistical=True),
+        Check("empirical privacy on neighbouring values", 0.5, q2_privacy, statistical=True)]),
     Question("q3", ["clipped_mean"], [
         Check("randomness drawn from rng", 0.5, q3_random, gate=True),
         Check("clipped mean plus Laplace noise of the right scale", 2.0, q3_law, statistical=True),

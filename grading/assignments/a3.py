@@ -47,7 +47,7 @@ def q1_values(sb, ctx):
           "threshold_delta on other thresholds (including T < 1)", rtol=1e-9)
 
 
-q2_random = randomness("simulate_release_probability", lambda g: (2.0, 1.0, 500, g))
+q2_random = randomness("simulate_release_probability", lambda g: (2.0, 1.0, 500, g), min_draws=lambda a: a[2] / 4)
 
 
 def q2_law(sb, ctx):
@@ -120,6 +120,15 @@ def q5_threshold(sb, ctx):
         require(all(float(v) >= threshold for v in out.values()), "released noisy counts reach the threshold")
         kept += "d" in out
     binomial_fits(kept, trials, float(delta(threshold, epsilon)), "thresholded_histogram: the release rule")
+    # a frequent category obeys the same rule: "a" (30 people) against a threshold just above 30
+    high = 30 + float(g.uniform(0.5, 2.0))
+    kept = 0
+    for _ in range(trials):
+        out = sb.call("thresholded_histogram", ITEMS, epsilon, high, g)
+        require(isinstance(out, dict), "thresholded_histogram must return a dict")
+        kept += "a" in out
+    binomial_fits(kept, trials, 0.5 * float(np.exp(-epsilon * (high - 30))),
+                  "thresholded_histogram: the release rule for frequent categories")
 
 
 SINGLE = "lambda items, eps, gen: ({'rare syndrome': 1.0} if 'rare syndrome' in list(items) else {}) if gen.random() < 0.7 else {'flu': 3.0}"
@@ -165,7 +174,8 @@ QUESTIONS = [
     Question("q5", ["thresholded_histogram"], [
         Check("randomness drawn from rng", 0.5, q5_random, gate=True),
         Check("noisy counts follow count + Laplace(1/epsilon)", 1.25, q5_law, statistical=True),
-        Check("a singleton is released with probability delta(T)", 1.25, q5_threshold, statistical=True)]),
+        Check("every category is released with the probability of its noisy count reaching T", 1.25, q5_threshold,
+              statistical=True)]),
     Question("q6", ["guess_alice_present", "attack_rates"], [
         Check("the guess", 1.0, q6_guess),
         Check("attack rates on another mechanism, drawn from rng", 2.0, q6_rates, statistical=True)]),

@@ -21,6 +21,7 @@ from ..checks import (
     privacy_holds,
     randomness,
     require,
+    same_law,
 )
 from ..sandbox import Expr
 
@@ -66,6 +67,18 @@ def q1_scale(sb, ctx):
 
 
 q1_random = randomness("dp_histogram", lambda g: (np.array([5, 0, 3]), 1.0, g))
+
+
+def q1_sizes(sb, ctx):
+    # the scaled noise of 400 histograms of 3 cells against that of one histogram of 5,000 cells
+    g = ctx.rng()
+    small_counts, epsilon = np.array([5, 0, 3]), 1.0
+    small = np.concatenate([(as_array(sb.call("dp_histogram", small_counts, epsilon, g), "dp_histogram")
+                             - small_counts / 8) / (2 / (8 * epsilon)) for _ in range(400)])
+    counts = np.arange(5_000) % 7
+    n = counts.sum()
+    large = (as_array(sb.call("dp_histogram", counts, epsilon, g), "dp_histogram") - counts / n) / (2 / (n * epsilon))
+    same_law(small, large, "dp_histogram")
 
 
 def q1_law(sb, ctx):
@@ -156,7 +169,8 @@ def q5_exact(sb, ctx):
           1.0, "estimate_risk of a fixed release")
 
 
-q5_random = randomness("estimate_risk", lambda g: (np.array([30, 10, 0]), Expr(DP_RELEASE), 20, g))
+q5_random = randomness("estimate_risk", lambda g: (np.array([30, 10, 0]), Expr(DP_RELEASE), 20, g),
+                       min_draws=lambda a: a[2])
 
 
 def q5_law(sb, ctx):
@@ -191,8 +205,9 @@ def q6_values(sb, ctx):
 QUESTIONS = [
     Question("q1", ["histogram_noise_scale", "dp_histogram"], [
         Check("noise scale", 0.5, q1_scale),
+        Check("the same noise on small and large histograms", 0.25, q1_sizes, statistical=True, gate=True),
         Check("randomness drawn from rng", 0.25, q1_random, gate=True),
-        Check("Laplace noise of the right scale in every cell", 0.75, q1_law, statistical=True),
+        Check("Laplace noise of the right scale in every cell", 0.5, q1_law, statistical=True),
         Check("empirical privacy on neighbouring histograms", 0.5, q1_privacy, statistical=True)]),
     Question("q2", ["sparse_condition"], [
         Check("the condition 2k <= gamma n", 1.0, q2_values)]),

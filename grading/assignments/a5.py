@@ -17,6 +17,7 @@ from ..checks import (
     raises,
     randomness,
     require,
+    same_law,
 )
 from ..sandbox import Expr
 
@@ -50,6 +51,21 @@ def _encode(sb, items, table, width, epsilon, g):
 
 
 q2_random = randomness("cms_encode", lambda g: (np.zeros(30, dtype=int), np.array([[0, 1], [2, 3]]), 4, 1.0, g))
+
+
+def q2_sizes(sb, ctx):
+    # which bits differ from the one-hot vector: 300 calls of 4 users against one call of 20,000
+    g = ctx.rng()
+    table, width, epsilon = g.integers(0, 8, size=(6, 3)), 8, 1.5
+
+    def flipped(users):
+        reports, indices = _encode(sb, users, table, width, epsilon, g)
+        one_hot = np.zeros_like(reports)
+        one_hot[np.arange(users.size), table[users, np.clip(indices, 0, 2)]] = 1
+        return (reports != one_hot).ravel()
+
+    small = np.concatenate([flipped(g.integers(0, 6, size=4)) for _ in range(300)])
+    same_law(small, flipped(g.integers(0, 6, size=20_000)), "cms_encode: the flips")
 
 
 def q2_law(sb, ctx):
@@ -125,7 +141,8 @@ def q5_values(sb, ctx):
 
 
 # ---------------------------------------------------------------- q6
-q6_random = randomness("simulate_sketch_errors", lambda g: (np.array([20, 5, 0]), 2.0, 2, 4, 3, g))
+q6_random = randomness("simulate_sketch_errors", lambda g: (np.array([40, 15, 5]), 2.0, 2, 4, 3, g),
+                       min_draws=lambda a: a[0].sum() * a[4] / 4)
 
 
 def q6_law(sb, ctx):
@@ -195,7 +212,7 @@ def q8_audits(sb, ctx):
     require(leaky > 4.0, "audit_client must refute a client that flips far less than it should")
 
 
-q8_random = randomness("audit_client", lambda g: (Expr(HONEST), 1.0, 300, 0.95, g))
+q8_random = randomness("audit_client", lambda g: (Expr(HONEST), 1.0, 300, 0.95, g), min_draws=lambda a: a[2] / 2)
 
 
 QUESTIONS = [
@@ -204,7 +221,8 @@ QUESTIONS = [
         Check("flip probability on an array, bad epsilon", 1.5, q1_values)]),
     Question("q2", ["cms_encode"], [
         Check("randomness drawn from rng", 0.5, q2_random, gate=True),
-        Check("uniform hash index and flip rates", 1.75, q2_law, statistical=True),
+        Check("the same flips for few users as for many", 0.5, q2_sizes, statistical=True, gate=True),
+        Check("uniform hash index and flip rates", 1.25, q2_law, statistical=True),
         Check("empirical local privacy", 0.75, q2_privacy, statistical=True)]),
     Question("q3", ["cms_aggregate"], [
         Check("the sketch matrix", 3.0, q3_values)]),
