@@ -68,14 +68,22 @@ def built_slides():
     return SLIDES_DIR
 
 
+class _Summary:
+    """Prints the decks' totals in pytest's closing summary."""
+
+    @staticmethod
+    def pytest_terminal_summary(terminalreporter):
+        if _TOTALS["decks"]:
+            terminalreporter.write_line(
+                f"slides: {_TOTALS['decks']} decks, {_TOTALS['slides']} slides, {_TOTALS['formulas']} formulas "
+                f"typeset offline; {time.monotonic() - _TOTALS['start']:.1f} s")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _report(request):
+    if not request.config.pluginmanager.has_plugin("slides-summary"):
+        request.config.pluginmanager.register(_Summary(), "slides-summary")
     yield
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter and _TOTALS["decks"]:
-        reporter.write_line(
-            f"slides: {_TOTALS['decks']} decks, {_TOTALS['slides']} slides, {_TOTALS['formulas']} formulas "
-            f"typeset offline in {time.monotonic() - _TOTALS['start']:.1f} s")
 
 
 def test_every_chapter_has_a_deck_and_the_index_lists_it(built_slides):
