@@ -24,6 +24,7 @@ fixed.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -32,6 +33,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -39,7 +41,6 @@ from typing import Any, Callable
 import pytest
 
 from grading import grader
-from grading.gradebook import grade_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("_adversarial_table", Path(__file__).with_name(
@@ -84,7 +85,22 @@ def check_scores(result, expected: dict[str, tuple[float, float] | None], what: 
 
 # --------------------------------------------------------------------------- submissions
 def solution(name: str) -> list[str]:
-    return TABLE.solution_cells(name)
+    """The master's answers only: its imports (but matplotlib), definitions and assignments that call
+    nothing (constants, lists), without the
+    experiments and plots between them (the first table grades the whole solutions; this keeps the file fast)."""
+    cells = []
+    for source in TABLE.solution_cells(name):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        keep = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                or isinstance(node, (ast.Import, ast.ImportFrom)) and "matplotlib" not in ast.unparse(node)
+                and "otter" not in ast.unparse(node)
+                or isinstance(node, ast.Assign) and not any(isinstance(n, ast.Call) for n in ast.walk(node.value))]
+        if keep:
+            cells.append(ast.unparse(ast.Module(body=keep, type_ignores=[])) + "\n")
+    return cells
 
 
 def blank(name: str) -> list[str]:
@@ -350,13 +366,55 @@ def _kind_id(kind: str) -> str:
     return f"{ATTACKS[kind].assignment.split('_')[0]}-{kind}"
 
 
-@pytest.mark.parametrize("kind", list(ATTACKS), ids=[_kind_id(k) for k in ATTACKS])
-def test_attack(kind, tmp_path):
+# --------------------------------------------------------------------------- running the attacks
+# Each test's grading is a function of a fresh folder; the selected ones run two at a time (both
+# cores: the time goes to the sandboxes' subprocesses) when the first test asks for its outcome.
+WORK: dict[str, Callable[[Path], Any]] = {}
+
+
+def work(key: str):
+    def register(function):
+        WORK[key] = function
+        return function
+    return register
+
+
+@pytest.fixture(scope="module")
+def outcome(request, tmp_path_factory):
+    selected = []
+    for item in request.session.items:
+        if item.module is not sys.modules[__name__]:
+            continue
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        selected.append(f"attack:{params['kind']}" if "kind" in params else item.originalname)
+    pool = ThreadPoolExecutor(max_workers=2)
+    futures = {key: pool.submit(WORK[key], tmp_path_factory.mktemp("attack")) for key in selected if key in WORK}
+
+    def get(key: str) -> Any:
+        if key not in futures:
+            futures[key] = pool.submit(WORK[key], tmp_path_factory.mktemp("attack"))
+        return futures[key].result()
+
+    yield get
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _grade_attack(kind: str, folder: Path) -> tuple[Any, float]:
     attack = ATTACKS[kind]
-    path = write(attack.cells(), tmp_path / "submission" / f"{attack.assignment}.ipynb")
+    path = write(attack.cells(), folder / "submission" / f"{attack.assignment}.ipynb")
     start = time.monotonic()
     result = grader.grade_submission(path, attack.assignment, limits=LIMITS)
-    seconds = time.monotonic() - start
+    return result, time.monotonic() - start
+
+
+for _kind in ATTACKS:
+    WORK[f"attack:{_kind}"] = lambda folder, kind=_kind: _grade_attack(kind, folder)
+
+
+@pytest.mark.parametrize("kind", list(ATTACKS), ids=[_kind_id(k) for k in ATTACKS])
+def test_attack(kind, outcome):
+    attack = ATTACKS[kind]
+    result, seconds = outcome(f"attack:{kind}")
     check_scores(result, attack.expected(), kind)
     if attack.flag is not None:
         assert attack.flag in result.flags, f"{kind}: expected the flag {attack.flag!r}, got {result.flags}"
@@ -447,30 +505,45 @@ if os.fork() == 0:
 '''
 
 
-def _grade_class(tmp_path: Path, attack: str) -> tuple[Path, list[dict[str, Any]]]:
+def make_grade(folder: Path, out: Path) -> subprocess.CompletedProcess:
+    """``make grade ASSIGNMENT=a1 SUBMISSIONS=folder`` (its command), one notebook at a time."""
+    return subprocess.run([sys.executable, "-m", "grading", "a1", str(folder), "--out", str(out), "--jobs", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=3 * GRADING_TIME_LIMIT)
+
+
+def _grade_class(tmp_path: Path, attack: str) -> tuple[Path, subprocess.CompletedProcess, list[str]]:
     folder = tmp_path / "submissions"
-    write([*blank(A1), FORGE_GRADEBOOK_ROW + attack], folder / "mallory" / f"{A1}.ipynb")
+    write([*blank(A1), attack], folder / "mallory" / f"{A1}.ipynb")
     write(blank(A1), folder / "zoe" / f"{A1}.ipynb")
-    rows = grade_folder(folder, A1, tmp_path / "grades", jobs=1, limits=LIMITS, progress=lambda line: None)
-    return folder, rows
+    done = make_grade(folder, tmp_path / "grades")
+    book = tmp_path / "grades" / "gradebook.csv"
+    return folder, done, book.read_text(encoding="utf-8").splitlines() if book.exists() else []
+
+
+def _assert_class_graded_fairly(folder: Path, done: subprocess.CompletedProcess, lines: list[str]) -> None:
+    assert not (folder / "code-ran-in-the-gradebook.txt").exists(), "the submission ran code in the gradebook"
+    assert done.returncode == 0, f"the gradebook process ended with {done.returncode}: {done.stderr[-300:]}"
+    totals = {line.split(",")[0]: float(line.split(",")[8]) for line in lines[1:]}
+    assert totals == {"mallory": 0.0, "zoe": 0.0}, f"gradebook totals {totals} (two blank notebooks)"
+
+
+WORK["test_attack_message_in_the_gradebook_queue"] = lambda tmp: _grade_class(tmp, FORGE_GRADEBOOK_ROW + FORGE_NOW)
+WORK["test_attack_forged_gradebook_row"] = lambda tmp: _grade_class(tmp, FORGE_GRADEBOOK_ROW + FORGE_AFTER_THE_REAL_ROW)
+WORK["test_attack_kills_the_gradebook"] = lambda tmp: _grade_class(tmp, KILL_GRADEBOOK)
 
 
 # SUCCEEDS TODAY: a cell opens /proc/<worker>/fd/<result queue> and writes a message before the
 # worker's own: the gradebook's queue.get() raises (semaphore released too many times) and the whole
 # class's grading stops with a traceback
-def test_attack_message_in_the_gradebook_queue(tmp_path):
-    folder, rows = _grade_class(tmp_path, FORGE_NOW)
-    assert not (folder / "code-ran-in-the-gradebook.txt").exists(), "the submission ran code in the gradebook"
-    assert [row["total"] for row in rows] == [0.0, 0.0], f"a blank notebook forged its row: {rows}"
+def test_attack_message_in_the_gradebook_queue(outcome):
+    _assert_class_graded_fairly(*outcome("test_attack_message_in_the_gradebook_queue"))
 
 
 # SUCCEEDS TODAY: the same message sent by a process that outlives the sandbox, right after the worker
 # has put its real row (which it swallows): the gradebook unpickles it, so the notebook's code runs in
 # the gradebook process, and records 15/15 for a blank notebook
-def test_attack_forged_gradebook_row(tmp_path):
-    folder, rows = _grade_class(tmp_path, FORGE_AFTER_THE_REAL_ROW)
-    assert not (folder / "code-ran-in-the-gradebook.txt").exists(), "the submission ran code in the gradebook"
-    assert [row["total"] for row in rows] == [0.0, 0.0], f"a blank notebook forged its row: {rows}"
+def test_attack_forged_gradebook_row(outcome):
+    _assert_class_graded_fairly(*outcome("test_attack_forged_gradebook_row"))
 
 
 KILL_GRADEBOOK = DISARM + r'''
@@ -486,16 +559,8 @@ if b"grading" in _command and b"--out" in _command:  # only ever the gradebook o
 
 # SUCCEEDS TODAY: with the audit hook off (`_STATE["active"] = False`), os.kill reaches the gradebook
 # process: the whole class's grading stops and no gradebook is written
-def test_attack_kills_the_gradebook(tmp_path):
-    folder = tmp_path / "submissions"
-    write([*blank(A1), KILL_GRADEBOOK], folder / "mallory" / f"{A1}.ipynb")
-    write(blank(A1), folder / "zoe" / f"{A1}.ipynb")
-    out = tmp_path / "grades"
-    done = subprocess.run([sys.executable, "-m", "grading", "a1", str(folder), "--out", str(out), "--jobs", "1"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=2 * GRADING_TIME_LIMIT)
-    assert done.returncode == 0, f"the gradebook process ended with {done.returncode}: {done.stderr[-500:]}"
-    lines = (out / "gradebook.csv").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 3, lines
+def test_attack_kills_the_gradebook(outcome):
+    _assert_class_graded_fairly(*outcome("test_attack_kills_the_gradebook"))
 
 
 SURVIVOR = r'''
@@ -516,21 +581,27 @@ if os.fork() == 0:
 '''
 
 
-# SUCCEEDS TODAY: os.fork + os.setsid from a cell leaves a process running after grading has ended
-def test_attack_process_outlives_grading(tmp_path):
+@work("test_attack_process_outlives_grading")
+def _survivor(tmp_path: Path) -> tuple[Any, bool]:
     mark = tmp_path / "still-running.txt"
     path = write([*solution(A2), f"MARK = {str(mark)!r}\n" + SURVIVOR], tmp_path / "submission" / f"{A2}.ipynb")
     try:
         result = grader.grade_submission(path, A2, limits=LIMITS)
-        check_scores(result, honest_except(A2), "a process that outlives grading")
         time.sleep(3)
-        assert not mark.exists(), "a process started by the notebook is still running after grading"
+        return result, mark.exists()
     finally:
         if mark.exists():
             try:
                 os.kill(int(mark.read_text()), signal.SIGKILL)  # the process this test started
             except (ValueError, ProcessLookupError):
                 pass
+
+
+# SUCCEEDS TODAY: os.fork + os.setsid from a cell leaves a process running after grading has ended
+def test_attack_process_outlives_grading(outcome):
+    result, survived = outcome("test_attack_process_outlives_grading")
+    check_scores(result, honest_except(A2), "a process that outlives grading")
+    assert not survived, "a process started by the notebook is still running after grading"
 
 
 WRITE_OUTSIDE = r'''
@@ -542,17 +613,22 @@ for _piece in range(3):  # each piece under the 50 MB file-size cap; nothing lim
 '''
 
 
-# SUCCEEDS TODAY: the sandbox can write anywhere the grading user can, as much as it likes
-# (RLIMIT_FSIZE caps one file at 50 MB, not the total): a loop of such cells fills the disk
-def test_attack_writes_outside_the_sandbox(tmp_path):
+@work("test_attack_writes_outside_the_sandbox")
+def _write_outside(tmp_path: Path) -> int:
     target = tmp_path / "outside"
     path = write([*blank(A1), f"TARGET = {str(target)!r}\n" + WRITE_OUTSIDE], tmp_path / "submission" / f"{A1}.ipynb")
     try:
         grader.grade_submission(path, A1, limits=LIMITS)
-        written = sum(f.stat().st_size for f in target.glob("*")) if target.exists() else 0
-        assert written == 0, f"the notebook wrote {written / 2**20:.0f} MB outside its sandbox"
+        return sum(f.stat().st_size for f in target.glob("*")) if target.exists() else 0
     finally:
         shutil.rmtree(target, ignore_errors=True)
+
+
+# SUCCEEDS TODAY: the sandbox can write anywhere the grading user can, as much as it likes
+# (RLIMIT_FSIZE caps one file at 50 MB, not the total): a loop of such cells fills the disk
+def test_attack_writes_outside_the_sandbox(outcome):
+    written = outcome("test_attack_writes_outside_the_sandbox")
+    assert written == 0, f"the notebook wrote {written / 2**20:.0f} MB outside its sandbox"
 
 
 REWRITE_GRADER = r'''
@@ -574,13 +650,11 @@ print(json.dumps(result.scores))
 '''
 
 
-# SUCCEEDS TODAY (documented for setups without GRADING_SANDBOX_USER): a cell appends a new
-# _grade_question to grading/grader.py; every notebook graded afterwards gets full marks.
-# Run on a copy of grading/, never on the repository's.
-def test_attack_rewrites_the_grader(tmp_path):
+@work("test_attack_rewrites_the_grader")
+def _rewrite(tmp_path: Path) -> tuple[list[str], dict[str, float]]:
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "grading", copy / "grading", ignore=shutil.ignore_patterns("__pycache__"))
-    before = {p.name: p.read_bytes() for p in (copy / "grading").rglob("*.py")}
+    before = {p.relative_to(copy): p.read_bytes() for p in (copy / "grading").rglob("*.py")}
 
     def grade_with_copy(cells: list[str], name: str) -> dict[str, float]:
         path = write(cells, tmp_path / name / f"{A1}.ipynb")
@@ -591,20 +665,32 @@ def test_attack_rewrites_the_grader(tmp_path):
 
     grade_with_copy([*blank(A1), REWRITE_GRADER], "mallory")
     after_blank = grade_with_copy(blank(A1), "zoe")
-    changed = sorted(name for name, data in before.items()
-                     if next((copy / "grading").rglob(name)).read_bytes() != data)
+    changed = sorted(str(name) for name, data in before.items() if (copy / name).read_bytes() != data)
+    return changed, after_blank
+
+
+# SUCCEEDS TODAY (documented for setups without GRADING_SANDBOX_USER): a cell appends a new
+# _grade_question to grading/grader.py; every notebook graded afterwards gets full marks.
+# Run on a copy of grading/, never on the repository's.
+def test_attack_rewrites_the_grader(outcome):
+    changed, after_blank = outcome("test_attack_rewrites_the_grader")
     assert not changed, f"the notebook changed the grader's files {changed}"
     assert sum(after_blank.values()) == 0, f"a blank notebook graded afterwards got {after_blank}"
 
 
 # --------------------------------------------------------------------------- robustness
-# SUCCEEDS TODAY (a robustness failure, not a fake): after four cells that end the notebook's process
-# the grader stops retrying and the honest answers above them score 0
-def test_many_cells_that_end_the_process(tmp_path):
-    cells = [*solution(A1), *["import os\nos._exit(3)\n"] * 5]
-    path = write(cells, tmp_path / "submission" / f"{A1}.ipynb")
+@work("test_many_cells_that_end_the_process")
+def _many_exits(tmp_path: Path) -> tuple[Any, float]:
+    path = write([*solution(A1), *["import os\nos._exit(3)\n"] * 5], tmp_path / "submission" / f"{A1}.ipynb")
     start = time.monotonic()
     result = grader.grade_submission(path, A1, limits=LIMITS)
-    assert time.monotonic() - start < GRADING_TIME_LIMIT
+    return result, time.monotonic() - start
+
+
+# SUCCEEDS TODAY (a robustness failure, not a fake): after four cells that end the notebook's process
+# the grader stops retrying and the honest answers above them score 0
+def test_many_cells_that_end_the_process(outcome):
+    result, seconds = outcome("test_many_cells_that_end_the_process")
+    assert seconds < GRADING_TIME_LIMIT
     check_scores(result, honest_except(A1), "five cells that end the process")
     assert grader.FLAG_CRASHED in result.flags
