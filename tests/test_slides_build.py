@@ -73,6 +73,7 @@ def test_rules_and_tags_choose_the_slides(book, chapter):
     assert "Plain prose" not in text and "Not on a slide" not in text and "Secret solution" not in text
     assert text.count("<figure>") == 1 and "fig-dropped" not in text and "explorer" not in text
     assert "ex-test-one" in text and text.index("ex-test-one") < text.index("Summary</p>")
+    assert "explorer with sliders" not in text  # the only figure after the explorer is dropped by its tag
 
 
 def test_myst_becomes_plain_html_with_mathjax_delimiters(book, chapter):
@@ -93,3 +94,15 @@ def test_a_built_deck_is_offline(tmp_path, chapter):
     assert "http://" not in html and "https://" not in html
     assert (tmp_path / "slides" / "reveal.js" / "dist" / "reveal.js").exists()
     assert (tmp_path / "slides" / "mathjax" / "tex-chtml.js").exists()
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "book").glob("ch*.ipynb")), ids=lambda p: p.stem)
+def test_every_chapter_deck_has_its_slides_and_explorer_figures(book, path):
+    deck, count = build_slides.chapter_slides(path, book)
+    text = "\n".join(cell.source for cell in deck.cells)
+    explorers = sum("explorer" in c.metadata.get("tags", []) for c in nbformat.read(path, as_version=4).cells)
+    assert count >= 5
+    assert "Learning objectives" in text and "Summary</p>" in text
+    assert text.count("explorer with sliders") == explorers  # each explorer as its static figure
+    assert all("application/vnd.jupyter.widget-view+json" not in o.get("data", {})
+               for c in deck.cells if c.cell_type == "code" for o in c.outputs)

@@ -48,6 +48,8 @@ TEMPLATE_DIR = HERE / "template"
 
 BOXES = ("definition", "theorem", "lemma", "corollary", "proposition", "algorithm")
 SLIDE_TAG, NO_SLIDE_TAG = "slide", "no-slide"
+EXPLORER_NOTE = ('<p class="source-note">In the chapter\'s notebook this figure is an explorer with sliders: '
+                 "run it in JupyterLab, on a JupyterHub, on Binder or in Colab.</p>")
 DECK_WIDTH, DECK_HEIGHT = 1280, 800
 
 CSS = """
@@ -338,7 +340,7 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
         + (f'<h3 class="chapter-part">{html.escape(part)}</h3>' if part else "")
         + f'<p class="source-note">Slides from the chapter of <em>{html.escape(book.book_title)}</em>, '
         "built from the same notebook as the book.</p>"))
-    section, in_exercises, exercises = "", False, []
+    section, in_exercises, exercises, after_explorer = "", False, [], False
 
     for cell in nb.cells:
         tags = set(cell.metadata.get("tags", []))
@@ -363,6 +365,7 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
                     cells.append(_raw_slide(_heading(shown, book, base) + directive_html(block, book, base)))
         elif cell.cell_type == "code":
             if "explorer" in tags:
+                after_explorer = True  # the static figure that follows stands in for it
                 continue
             if SLIDE_TAG in tags:
                 heading = _raw_slide(_heading(section, book, base))
@@ -371,7 +374,9 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
             if "figure" in cell.metadata.get("mystnb", {}) and not tags & {"remove-cell", "remove-output"}:
                 figure = _figure_html(cell, book, base)
                 if figure:
-                    cells.append(_raw_slide(_heading(section, book, base) + figure))
+                    note = EXPLORER_NOTE if after_explorer else ""
+                    cells.append(_raw_slide(_heading(section, book, base) + figure + note))
+                    after_explorer = False
 
     if exercises:
         items = "".join(
