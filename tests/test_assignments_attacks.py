@@ -206,6 +206,82 @@ import mylib as _lib
 """
 
 
+# '/proc/self' may be opened; below it, 'root/<absolute path>' reaches every file. The audit hook resolves a
+# relative name against the working directory, not against the descriptor it is relative to.
+PROC_ROOT = """
+import os, sys
+_proc = os.open("/proc/self", os.O_RDONLY)
+_project = os.path.dirname(os.path.dirname(sys.modules["grading.codec"].__file__))
+
+def _open_anywhere(path, flags=os.O_RDONLY):
+    return os.open("root" + os.path.abspath(path), flags, dir_fd=_proc)
+
+def _read_anywhere(path):
+    with os.fdopen(_open_anywhere(path), encoding="utf-8") as handle:
+        return handle.read()
+"""
+
+RDPLIB_BY_PROC_ROOT = PROC_ROOT + """
+import importlib.abc, importlib.util
+
+class _Anywhere(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "mylib" and not fullname.startswith("mylib."):
+            return None
+        base = os.path.join(_project, "rdplib", *fullname.split(".")[1:])
+        try:
+            os.close(_open_anywhere(base + ".py"))
+            package = False
+        except OSError:
+            package = True
+        spec = importlib.util.spec_from_loader(fullname, self, is_package=package)
+        spec.file = os.path.join(base, "__init__.py") if package else base + ".py"
+        return spec
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        if module.__spec__.submodule_search_locations is not None:
+            module.__path__ = []
+        exec(compile(_read_anywhere(module.__spec__.file), module.__spec__.file, "exec"), module.__dict__)
+
+sys.meta_path.append(_Anywhere())
+import mylib as _lib
+"""
+
+GRADER_A5_BY_PROC_ROOT = PROC_ROOT + """
+import ast
+import numpy as np
+from scipy import stats
+_grader = {"np": np, "stats": stats}
+for _node in ast.parse(_read_anywhere(os.path.join(_project, "grading", "assignments", "a5.py"))).body:
+    if isinstance(_node, ast.FunctionDef):
+        exec(compile(ast.Module([_node], []), "a5", "exec"), _grader)
+
+def cms_flip_probability(epsilon):
+    epsilon = np.asarray(epsilon, dtype=float)
+    if np.any(~(epsilon > 0)):
+        raise ValueError("epsilon must be positive")
+    return _grader["q"](epsilon)
+
+cms_aggregate, cms_estimate, cms_mse = _grader["sketch"], _grader["estimate"], _grader["mse"]
+clopper_pearson, epsilon_lower_bound = _grader["cp"], _grader["lower_bound"]
+"""
+
+MASTER_A2_BY_PROC_ROOT = PROC_ROOT + """
+import json
+_cells = json.loads(_read_anywhere(os.path.join(_project, "book", "assignments", "masters",
+                                                "a2_laplace_mechanism.ipynb")))["cells"]
+_in_tests = False
+for _cell in _cells:
+    _text = "".join(_cell["source"]) if isinstance(_cell["source"], list) else _cell["source"]
+    if _cell["cell_type"] == "raw":
+        _head = _text.strip().splitlines()[0] if _text.strip() else ""
+        _in_tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(_head, _in_tests)
+    elif _cell["cell_type"] == "code" and not _in_tests and "otter" not in _text:
+        exec(_text, globals())
+"""
+
+
 def wrappers(names: list[str]) -> str:
     return "\n".join(f"def {f}(*args, **kwargs):\n    return _lib.{f}(*args, **kwargs)\n" for f in names)
 
@@ -246,6 +322,17 @@ ATTACKS: dict[str, Attack] = {
     "the solution master read at grading time": Attack(
         A2, lambda: [*blank(A2), EXEC_MASTER_A2], lambda: nothing(A2)),
 
+    # SUCCEEDS TODAY: os.open("root/<path>", dir_fd=os.open("/proc/self")) reads any file (hook resolves against cwd)
+    "rdplib read through /proc/self/root": Attack(
+        A4, lambda: [*blank(A4), RDPLIB_BY_PROC_ROOT + wrappers(["dp_histogram", "rdp_histogram",
+                                                                 "project_to_histograms"])],
+        lambda: nothing(A4)),
+    # SUCCEEDS TODAY: the same reads grading/assignments/a5.py; its functions answer four questions
+    "the grader's reference answers read through /proc/self/root": Attack(
+        A5, lambda: [*blank(A5), GRADER_A5_BY_PROC_ROOT], lambda: nothing(A5)),
+    # SUCCEEDS TODAY: the same reads the solution master
+    "the solution master read through /proc/self/root": Attack(
+        A2, lambda: [*blank(A2), MASTER_A2_BY_PROC_ROOT], lambda: nothing(A2)),
     # ----------------------------------------------------------------- mechanisms private only where the grader looks
     # SUCCEEDS TODAY: the only scalar call (q2_law's last line) checks the size, not the noise
     "Laplace mechanism adds no noise to a single number": Attack(
@@ -328,6 +415,85 @@ ATTACKS: dict[str, Attack] = {
                      "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng):\n"
                      "    spread = np.sqrt(cms_mse(counts, epsilon, num_hashes, width))\n"
                      "    return rng.normal(0.0, 1.0, (num_repeats, np.size(counts))) * spread\n"],
+        lambda: honest_except(A5, q6=0.75)),
+    # ----------------------------------------------------------------- against the same-law gates and draw counts
+    # SUCCEEDS TODAY: one respondent's answer is never flipped; the smallest input of the checks has 5 bits
+    "randomized response leaves a single answer unflipped": Attack(
+        A1, lambda: [*solution(A1),
+                     "def randomized_response(bits, epsilon, rng):\n"
+                     "    bits = np.asarray(bits, dtype=int)\n"
+                     "    if bits.size == 1:\n"
+                     "        return bits.copy()  # one person: sent as it is\n"
+                     "    flips = rng.random(bits.shape) < flip_probability(epsilon)\n"
+                     "    return np.where(flips, 1 - bits, bits)\n"],
+        lambda: honest_except(A1, q2=0.75, q5=None, q6=None)),
+    # SUCCEEDS TODAY: every array the checks send holds equal values (np.full, np.zeros); real data does not
+    "Laplace noise only on arrays of equal values": Attack(
+        A2, lambda: [*solution(A2),
+                     "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
+                     "    value = np.asarray(value, dtype=float)\n"
+                     "    scale = sensitivity / epsilon\n"
+                     "    if value.size > 1 and np.ptp(value) > 0:\n"
+                     "        scale = 1e-9 * scale  # different values (real data): almost no noise\n"
+                     "    noisy = value + rng.laplace(0.0, scale, size=value.shape)\n"
+                     "    return noisy if noisy.ndim else float(noisy)\n"],
+        lambda: honest_except(A2, q2=1.0)),
+    # SUCCEEDS TODAY: a binary attribute (2 cells) is released exactly; the checks use 3 cells or more
+    "DP histogram without noise on two-cell histograms": Attack(
+        A4, lambda: [*solution(A4),
+                     "def dp_histogram(counts, epsilon, rng):\n"
+                     "    counts = np.asarray(counts)\n"
+                     "    n = counts.sum()\n"
+                     "    if counts.size <= 2:\n"
+                     "        return counts / n + 0.0 * rng.random(counts.shape)  # a yes/no question: exact\n"
+                     "    return counts / n + rng.laplace(0.0, histogram_noise_scale(n, epsilon), size=counts.shape)\n"],
+        lambda: honest_except(A4, q1=0.75, q3=None)),
+    # SUCCEEDS TODAY: the local client's real use, one user per call, is never checked (4 users at least)
+    "count-mean sketch client that does not flip a lone user": Attack(
+        A5, lambda: [*solution(A5),
+                     "def cms_encode(items, hash_table, width, epsilon, rng):\n"
+                     "    items = np.asarray(items)\n"
+                     "    num_users, num_hashes = items.size, np.shape(hash_table)[1]\n"
+                     "    hash_indices = rng.integers(0, num_hashes, size=num_users)\n"
+                     "    buckets = np.asarray(hash_table)[items, hash_indices]\n"
+                     "    one_hot = np.zeros((num_users, width), dtype=np.int8)\n"
+                     "    one_hot[np.arange(num_users), buckets] = 1\n"
+                     "    if num_users == 1:\n"
+                     "        return one_hot, hash_indices  # one user: no flips\n"
+                     "    flips = rng.random((num_users, width)) < cms_flip_probability(epsilon)\n"
+                     "    return np.where(flips, 1 - one_hot, one_hot).astype(np.int8), hash_indices\n"],
+        lambda: honest_except(A5, q2=0.5, q6=None)),
+    # SUCCEEDS TODAY: the checks' items are a fixed list whose largest count is 30
+    "thresholding skipped for categories of 100 or more": Attack(
+        A3, lambda: [*solution(A3),
+                     "def thresholded_histogram(items, epsilon, threshold, rng):\n"
+                     "    categories, counts = np.unique(np.asarray(items), return_counts=True)\n"
+                     "    noisy = counts + rng.laplace(0.0, 1.0 / epsilon, size=counts.size)\n"
+                     "    keep = (noisy >= threshold) | (counts >= 100)  # big ones are always released\n"
+                     "    return {c: float(v) for c, v in zip(categories[keep].tolist(), noisy[keep])}\n"],
+        lambda: honest_except(A3, q5=1.75)),
+    # SUCCEEDS TODAY (hard to catch from outside): one uniform per trial against the closed-form probability
+    # has the simulation's law and its draw count
+    "simulated release frequency from uniforms and the formula": Attack(
+        A3, lambda: [*solution(A3),
+                     "def simulate_release_probability(threshold, epsilon, num_trials, rng):\n"
+                     "    return float(np.mean(rng.random(num_trials) < threshold_delta(threshold, epsilon)))\n"],
+        lambda: honest_except(A3, q2=0.75)),
+    # SUCCEEDS TODAY: the formula, after burning one random number per trial; no check looks at the spread
+    "simulated MSE is the formula after burning draws": Attack(
+        A2, lambda: [*solution(A2),
+                     "def simulate_mse(p, n, epsilon, num_trials, rng):\n"
+                     "    burnt = rng.random(num_trials)  # as many random numbers as trials\n"
+                     "    return float(laplace_mean_mse(p, n, epsilon)) * (1 + 1e-6 * (burnt.mean() - 0.5))\n"],
+        lambda: honest_except(A2, q5=0.75)),
+    # SUCCEEDS TODAY: Gaussian errors with the predicted MSE after burning as many draws as a simulation
+    "sketch errors from a Gaussian after burning draws": Attack(
+        A5, lambda: [*solution(A5),
+                     "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng):\n"
+                     "    counts = np.asarray(counts)\n"
+                     "    rng.random(int(counts.sum()) * num_repeats)  # the draws a simulation would take\n"
+                     "    spread = np.sqrt(cms_mse(counts, epsilon, num_hashes, width))\n"
+                     "    return rng.normal(0.0, 1.0, (num_repeats, counts.size)) * spread\n"],
         lambda: honest_except(A5, q6=0.75)),
     # ----------------------------------------------------------------- fakes the grader catches today
     "randomized response replays its first output": Attack(
@@ -572,8 +738,9 @@ if os.fork() == 0:
         for _ in range(600):
             time.sleep(0.2)
             if not os.path.exists(f"/proc/{_sandbox}"):
-                with open(MARK, "w") as _handle:
-                    _handle.write(str(os.getpid()))
+                _mark = os.open(MARK, os.O_WRONLY | os.O_CREAT)  # os.open: its cwd is gone, "w" cannot be resolved
+                os.write(_mark, str(os.getpid()).encode())
+                os.close(_mark)
                 time.sleep(20)
                 break
     finally:
