@@ -106,3 +106,14 @@ def test_every_chapter_deck_has_its_slides_and_explorer_figures(book, path):
     assert text.count("explorer with sliders") == explorers  # each explorer as its static figure
     assert all("application/vnd.jupyter.widget-view+json" not in o.get("data", {})
                for c in deck.cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_boxes_exercises_and_figures_are_numbered_as_in_the_book(book):
+    """Per kind within the chapter, after the chapter's number in the TOC (Theorem 3.2, Fig. 3.1)."""
+    for number, path in enumerate(sorted((ROOT / "book").glob("ch*.ipynb")), start=1):
+        assert book.chapter_number[f"book/{path.stem}"] == number
+        text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+        for label in re.findall(r"^:label: ([\w-]+)", text, flags=re.MULTILINE):
+            if label.startswith(("thm-", "def-", "alg-", "lem-", "ex-")):
+                assert re.fullmatch(rf"[A-Z][a-z]+ {number}\.\d+", book.labels[label]), (label, book.labels[label])
+    assert book.labels["fig-rr-ratio"] == "Fig. 3.1"

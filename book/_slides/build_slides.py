@@ -72,6 +72,7 @@ CSS = """
 .reveal table { font-size: 0.75em; }
 .reveal .jp-Cell { font-size: 0.8em; }
 .reveal .source-note { font-size: 0.55em; color: #555; }
+.reveal li code { font-size: 0.75em; color: #444; }
 mjx-container[display="true"] { margin: 0.4em 0 !important; }
 """
 
@@ -96,9 +97,12 @@ class Book:
     def __init__(self) -> None:
         toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
         self.part_of: dict[str, str] = {}
+        self.chapter_number: dict[str, int] = {}  # numbered parts count their chapters on, as the book does
         for part in toc.get("parts", []):
             for entry in part.get("chapters", []):
                 self.part_of[entry["file"]] = part.get("caption", "")
+                if part.get("numbered"):
+                    self.chapter_number[entry["file"]] = len(self.chapter_number) + 1
         config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
         self.book_title = config.get("title", "")
         macros = config.get("sphinx", {}).get("config", {}).get("mathjax3_config", {})
@@ -106,7 +110,7 @@ class Book:
         self.labels: dict[str, str] = {}
         self.references = self._read_bib(ROOT / "references.bib")
         for chapter in sorted(BOOK.glob("ch*.ipynb")):
-            self._collect_labels(nbformat.read(chapter, as_version=4))
+            self.parse(nbformat.read(chapter, as_version=4), chapter.stem)
 
     @staticmethod
     def _read_bib(path: Path) -> dict[str, str]:
@@ -128,23 +132,49 @@ class Book:
             cites[key] = f"{who} {entry.fields.get('year', 'n.d.')}"
         return cites
 
-    def _collect_labels(self, nb) -> None:
+    def parse(self, nb, stem: str) -> list[list[str | Directive]]:
+        """Split every markdown cell into text and directives, number the boxes, exercises and
+        figures the way the book does (Theorem 3.2, Fig. 3.1: per kind, within the chapter) and
+        record what each label shows. Returns the blocks of each cell (empty for code cells)."""
+        chapter = self.chapter_number.get(f"book/{stem}")
+        counters: dict[str, int] = {}
+
+        def number(kind: str) -> str | None:
+            counters[kind] = counters.get(kind, 0) + 1
+            return f"{chapter}.{counters[kind]}" if chapter else None
+
+        def visit(block: Directive) -> None:
+            kind = block.name.split(":")[-1]
+            if kind in BOXES or kind == "exercise":
+                block.number = number(kind)
+            name = f"{kind.capitalize()} {block.number}" if block.number else f"the {kind}"
+            if block.label:
+                titled = f"{kind.capitalize()} ({block.title})" if block.title else name
+                self.labels[block.label] = name if block.number else titled
+            for inner in split_directives(block.body):
+                if isinstance(inner, Directive):
+                    visit(inner)
+
+        blocks = []
         for cell in nb.cells:
-            if cell.cell_type != "markdown":
+            if cell.cell_type == "code":
+                figure = cell.metadata.get("mystnb", {}).get("figure")
+                tags = set(cell.metadata.get("tags", []))
+                if figure and not tags & {"remove-cell", "remove-output"}:
+                    fig = number("figure")
+                    if figure.get("name"):
+                        self.labels[figure["name"]] = f"Fig. {fig}" if fig else "the figure"
+                    cell.metadata.setdefault("rdp_slides", {})["figure_number"] = fig
+                blocks.append([])
                 continue
-            for block in split_directives(cell.source):
-                if isinstance(block, Directive) and block.label:
-                    kind = block.name.split(":")[-1]
-                    if kind == "exercise":
-                        self.labels[block.label] = f"exercise “{block.title}”" if block.title else "the exercise"
-                    elif block.title:
-                        self.labels[block.label] = f"{kind.capitalize()} ({block.title})"
-                    else:
-                        self.labels[block.label] = f"the {kind}"
+            cell_blocks = split_directives(cell.source)
+            for block in cell_blocks:
+                if isinstance(block, Directive):
+                    visit(block)
             for label, heading in re.findall(r"^\(([\w:-]+)\)=\s*\n#+ (.+)$", cell.source, flags=re.MULTILINE):
                 self.labels[label] = f"“{heading.strip()}”"
-            for match in re.findall(r"^:label: ([\w:-]+)$", cell.source, flags=re.MULTILINE):
-                self.labels.setdefault(match, "the reference")
+            blocks.append(cell_blocks)
+        return blocks
 
     def doc_title(self, target: str, base: Path) -> str:
         path = (base / target).resolve()
@@ -168,7 +198,7 @@ class Book:
             if name == "numref":
                 if text:
                     return text.replace("%s", "").replace("{number}", "").strip()
-                return "the figure" if target.startswith("fig") else "the reference"
+                return self.labels.get(target, "the figure" if target.startswith("fig") else "the reference")
             if name in ("prf:ref", "ref", "eq", "term"):
                 if text:
                     return text
@@ -189,6 +219,7 @@ class Directive:
 
     def __init__(self, name: str, title: str, options: dict[str, str], body: str) -> None:
         self.name, self.title, self.options, self.body = name, title, options, body
+        self.number: str | None = None  # set by Book.parse, as the book numbers it ("3.2")
 
     @property
     def label(self) -> str | None:
@@ -269,7 +300,8 @@ def directive_html(block: Directive, book: Book, base: Path) -> str:
     if kind == "admonition":
         heading, css = block.title, "admonition"
     else:
-        heading, css = kind.capitalize() + (f" ({block.title})" if block.title else ""), kind
+        name = kind.capitalize() + (f" {block.number}" if block.number else "")
+        heading, css = name + (f" ({block.title})" if block.title else ""), kind
     title_html = _MD.renderInline(book.resolve_roles(heading, base)) if heading else ""
     return (f'<div class="box {css}">'
             + (f'<p class="box-title">{title_html}</p>' if title_html else "")
@@ -308,6 +340,9 @@ def _figure_html(cell, book: Book, base: Path) -> str | None:
     alt = meta.get("image", {}).get("alt", "")
     caption = meta.get("figure", {}).get("caption", "")
     caption_html = _MD.renderInline(book.resolve_roles(caption, base)) if caption else ""
+    number = cell.metadata.get("rdp_slides", {}).get("figure_number")
+    if number:
+        caption_html = f"<strong>Fig. {number}</strong> {caption_html}"
     return (f'<figure><img src="{src}" alt="{html.escape(alt)}">'
             + (f"<figcaption>{caption_html}</figcaption>" if caption_html else "") + "</figure>")
 
@@ -329,7 +364,7 @@ def _without_widgets(cell) -> nbformat.NotebookNode:
 def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
     """The deck of one chapter as a notebook of slide cells, and its number of slides."""
     nb = nbformat.read(path, as_version=4)
-    book._collect_labels(nb)  # this notebook's own labels, also when it is not under book/
+    parsed = book.parse(nb, path.stem)  # numbers and labels, also for a notebook outside book/
     base = path.parent
     key = f"book/{path.stem}"
     title = _first_heading(path)
@@ -342,14 +377,14 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
         "built from the same notebook as the book.</p>"))
     section, in_exercises, exercises, after_explorer = "", False, [], False
 
-    for cell in nb.cells:
+    for cell, blocks in zip(nb.cells, parsed, strict=True):
         tags = set(cell.metadata.get("tags", []))
         if NO_SLIDE_TAG in tags:
             continue
         if cell.cell_type == "markdown":
             if SLIDE_TAG in tags:
                 cells.append(_raw_slide(_heading(section, book, base) + myst_to_html(cell.source, book, base)))
-            for block in split_directives(cell.source):
+            for block in blocks:
                 if isinstance(block, str):
                     for heading in re.findall(r"^##+ (.+)$", block, flags=re.MULTILINE):
                         section = heading.strip()
@@ -357,7 +392,7 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
                     continue
                 kind = block.name.split(":")[-1]
                 if kind == "exercise":
-                    exercises.append((block.title, block.label))
+                    exercises.append((block.number, block.title, block.label))
                 if SLIDE_TAG in tags or in_exercises:
                     continue
                 if kind in BOXES or kind == "admonition":
@@ -380,8 +415,9 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
 
     if exercises:
         items = "".join(
-            f"<li>{_MD.renderInline(book.resolve_roles(t or 'Exercise', base))} <code>{html.escape(lab or '')}</code></li>"
-            for t, lab in exercises)
+            f"<li>{'Exercise ' + num + ' ' if num else ''}{_MD.renderInline(book.resolve_roles(t or '', base))} "
+            f"<code>{html.escape(lab or '')}</code></li>"
+            for num, t, lab in exercises)
         summary_at = next((i for i, c in enumerate(cells) if "Summary</p>" in c.source), len(cells))
         cells.insert(summary_at, _raw_slide(f"<h2>Exercises</h2><ul>{items}</ul>"))
 
