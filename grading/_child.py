@@ -121,23 +121,27 @@ class _RdplibStub:
 
 
 # ----------------------------------------------------------------------------- audit hook
-# os.fork is allowed: a forked process keeps this hook, the limits and the stub (the grading
-# process forks one copy of the executed notebook per question and kills the session at the end).
+# os.fork is allowed to the harness only: a forked process keeps this hook, the limits and the stub
+# (the grading process forks one copy of the executed notebook per question and kills the session at
+# the end); a process forked by the notebook could leave the session and outlive grading.
 _BLOCKED_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                    "os.forkpty", "pty.spawn", "ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata",
                    "os.kill", "os.killpg", "signal.pthread_kill",
                    # reaching the harness's objects: the heap, other threads' frames, tracing
                    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames",
                    "sys.settrace", "sys.setprofile", "sys.addaudithook")
-# events whose path arguments are checked like "open"
+# events whose path arguments are checked like "open"; the changing ones only inside the sandbox's folder
 _PATH_EVENTS = ("open", "os.remove", "os.rmdir", "os.rename", "os.link", "os.symlink", "os.truncate",
                 "os.chmod", "os.chown", "os.utime", "os.mkdir", "shutil.copyfile", "shutil.copytree",
                 "shutil.rmtree", "shutil.copymode", "shutil.copystat", "os.chflags", "os.setxattr",
                 "os.removexattr", "os.listxattr", "os.getxattr")
+_CHANGING_EVENTS = ("os.remove", "os.rmdir", "os.rename", "os.link", "os.truncate", "os.chmod", "os.chown",
+                    "os.utime", "os.mkdir", "shutil.rmtree", "os.chflags", "os.setxattr", "os.removexattr")
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 TRIPWIRE_EVENT = "grading.tripwire"  # the harness asks the hook for the tripwires' report with sys.audit
 
 
-def _install_hook(hard_dirs, soft_dirs, allowed_dirs, snapshot):
+def _install_hook(hard_dirs, soft_dirs, allowed_dirs, workdir, fork_code, snapshot):
     """Add the audit hook that refuses forbidden operations and keeps the tripwires.
 
     * ``hard_dirs`` (rdplib's folders) can never be read; ``soft_dirs`` (the project holding the
@@ -145,6 +149,10 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, snapshot):
       ``allowed_dirs`` (the Python installation, the sandbox's folder). A folder above a forbidden
       one cannot be opened either (a descriptor of it would reach the forbidden files by relative
       paths), nor can a relative path with ``..`` (it may be relative to such a descriptor).
+    * Files are written, and folders changed, only inside ``workdir`` (``/dev/null`` excepted); other
+      processes' entries under ``/proc`` cannot be opened (the grading worker's pipes are there).
+    * Only the harness (code ``fork_code``) may fork: a process started by the notebook could outlive
+      the sandbox.
     * ``sys.audit(TRIPWIRE_EVENT, found)`` appends to the list ``found`` what the notebook changed
       since ``snapshot`` was taken.
 
@@ -155,6 +163,8 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, snapshot):
     hard = tuple(realpath(d) for d in hard_dirs)
     soft = tuple(realpath(d) for d in soft_dirs)
     allowed = tuple(realpath(d) for d in allowed_dirs)
+    home, own_proc, frame_of = realpath(workdir), f"/proc/{os.getpid()}", sys._getframe
+    changing, write_flags = frozenset(_CHANGING_EVENTS), _WRITE_FLAGS
     blocked, path_events = _BLOCKED_EVENTS, frozenset(_PATH_EVENTS)
     modules, classes, stub = snapshot
     # builtins bound here: a notebook that replaces them is caught by the tripwires, not obeyed
@@ -180,9 +190,24 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, snapshot):
         if not raw.startswith(sep) and ".." in raw.split(sep):
             return True
         text = realpath(raw)
+        if text.startswith("/proc/") and text[6:7].isdigit() and not under(text, own_proc):
+            return True
         if some(under(text, d) or above(text, d) for d in hard):
             return True
         return some((under(text, d) and not some(under(text, ok) for ok in allowed)) or above(text, d) for d in soft)
+
+    def outside(path):
+        """Whether changing ``path`` would change something outside the sandbox's folder."""
+        if is_a(path, int):
+            return False
+        try:
+            raw = fspath(path)
+        except TypeError:
+            return False
+        if is_a(raw, bytes):
+            raw = raw.decode(errors="replace")
+        text = realpath(raw)
+        return not (under(text, home) or text == "/dev/null")
 
     def tampered(found):
         for label, module, items in modules:
@@ -204,9 +229,28 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, snapshot):
                 tampered(args[0])
             return
         if event in path_events:
-            for arg in args:
-                if (is_a(arg, str_types) or has(arg, "__fspath__")) and refused(arg):
+            paths = [arg for arg in args if is_a(arg, str_types) or has(arg, "__fspath__")]
+            if event == "open":
+                mode, flags = (args[1] if len(args) > 1 else None), (args[2] if len(args) > 2 else 0)
+                writing = (is_a(mode, str) and some(c in mode for c in "wax+")) or (
+                    is_a(flags, int) and flags & write_flags)
+                paths = paths[:1]
+                if writing and outside(args[0]):
+                    raise PermissionError("a notebook can only write files in its own folder while it is graded")
+            elif event in changing or event.startswith("shutil.copy"):
+                targets = paths if event in changing else paths[1:]
+                if some(outside(arg) for arg in targets):
+                    raise PermissionError("a notebook can only change files in its own folder while it is graded")
+            elif event == "os.symlink" and len(paths) > 1 and outside(paths[1]):
+                raise PermissionError("a notebook can only change files in its own folder while it is graded")
+            for arg in paths:
+                if refused(arg):
                     raise PermissionError("this file or folder cannot be used while your notebook is graded")
+            return
+        if event == "os.fork":
+            caller = frame_of(1)
+            if caller is None or caller.f_code is not fork_code:
+                raise PermissionError("a notebook cannot start processes while it is graded")
             return
         if event.startswith(blocked):
             raise PermissionError(f"{event} is not allowed while your notebook is graded")
@@ -292,6 +336,9 @@ def run_cells(cells, namespace, cell_limit, sink, send=None):
             entry.update(status="timeout", error=str(exc))
         except MemoryError:
             entry.update(status="memory", error="MemoryError: the cell used more memory than allowed")
+        except NotebookExit:
+            entry.update(status="exit", error="os._exit would have ended the notebook's process; the cell was "
+                                              "stopped there and the rest of the notebook graded")
         except BaseException as exc:  # noqa: BLE001 - SystemExit, KeyboardInterrupt included
             entry.update(status="error", error=f"{type(exc).__name__}: {str(exc)[:300]}")
         finally:
@@ -376,6 +423,14 @@ def handle(request, namespace, sink):
     return {"ok": False, "error": f"unknown request {op!r}"}
 
 
+class NotebookExit(SystemExit):
+    """Raised by ``os._exit`` called from the notebook (it would end the sandbox's process)."""
+
+
+def _exit_from_notebook(status=0):
+    raise NotebookExit(status)
+
+
 def main() -> int:
     protocol_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
     protocol_out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
@@ -405,9 +460,11 @@ def main() -> int:
             del sys.modules[name]
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     # bound before the notebook runs: a cell that rebinds the harness's names cannot reach these
-    audit, run, answer, workdir = sys.audit, run_cells, handle, os.path.realpath(init["cwd"])
+    audit, run, answer, workdir, exit_now = sys.audit, run_cells, handle, os.path.realpath(init["cwd"]), os._exit
     allowed = [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, workdir]
-    _install_hook(init.get("forbidden_dirs", []), [os.path.dirname(_HERE)], allowed, _snapshot(stub))
+    os._exit = _exit_from_notebook  # a cell calling os._exit ends itself with SystemExit, not the process
+    _install_hook(init.get("forbidden_dirs", []), [os.path.dirname(_HERE)], allowed, workdir, main.__code__,
+                  _snapshot(stub))
     cells = run(init["cells"], namespace, float(init.get("cell_limit", 20)), sink, send)
     audit(TRIPWIRE_EVENT, found := [])
     send({"ready": True, "cells": cells, "tampered": found, "output_tail": sink.tail[-500:]})
@@ -415,11 +472,11 @@ def main() -> int:
     while True:
         line = protocol_in.readline()
         if not line:
-            os._exit(0)
+            exit_now(0)
         request = codec.loads(line)
         if request.get("op") == "exit":
             protocol_out.flush()
-            os._exit(0)
+            exit_now(0)
         if request.get("op") == "fork" and not forked:
             # one fresh copy of the executed notebook per question: answers of one question
             # cannot change what another question sees

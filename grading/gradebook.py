@@ -2,15 +2,19 @@
 
 Each submission is graded in its own worker process (``--jobs`` at a time, both cores by
 default) under an outer time limit: a worker that does not finish in time is killed and the
-student gets a fallback row (zero points, flag ``timeout``) instead of a hang.
+student gets a fallback row (zero points, flag ``timeout``) instead of a hang. A worker hands its
+row back as a JSON file that only it can write (nothing is unpickled: a notebook that reaches the
+worker's pipes could otherwise run code in the gradebook), read once the worker has ended.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,12 +34,24 @@ def student_of(path: Path, folder: Path) -> str:
     return relative.parts[0] if len(relative.parts) > 1 else path.stem
 
 
-def _worker(path: str, assignment: str, student: str, seed: int | None, limits: dict[str, float], queue) -> None:
+def _worker(path: str, assignment: str, student: str, seed: int | None, limits: dict[str, float],
+            target: str) -> None:
     try:
-        result = grade_submission(path, assignment, seed=seed, student=student, limits=limits)
-        queue.put(result.to_dict())
+        row = grade_submission(path, assignment, seed=seed, student=student, limits=limits).to_dict()
     except BaseException as exc:  # noqa: BLE001 - reported as a crashed row
-        queue.put({"error": f"{type(exc).__name__}: {exc}"})
+        row = {"error": f"{type(exc).__name__}: {exc}"}
+    partial = target + ".partial"
+    with open(partial, "w", encoding="utf-8") as handle:
+        json.dump(row, handle)
+    os.replace(partial, target)  # complete or absent, never half written
+
+
+def _read_row(target: Path) -> dict[str, Any]:
+    try:
+        row = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"error": "the grading process ended without a result"}
+    return row if isinstance(row, dict) else {"error": "the grading process returned a malformed result"}
 
 
 def _fallback(path: Path, assignment: str, student: str, seed: int, flag: str, note: str) -> dict[str, Any]:
@@ -61,28 +77,28 @@ def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: 
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     context = multiprocessing.get_context("fork")
     pending = list(enumerate(paths))
-    running: dict[int, tuple[Any, Any, float, Path, str, int]] = {}
+    running: dict[int, tuple[Any, Path, float, Path, str, int]] = {}
     rows: dict[int, dict[str, Any]] = {}
     start = time.monotonic()
     import secrets
 
+    results = Path(tempfile.mkdtemp(prefix="grading-rows-"))
     while pending or running:
         while pending and len(running) < max(1, jobs):
             index, path = pending.pop(0)
             student = student_of(path, folder)
             run_seed = seed if seed is not None else secrets.randbits(62)
-            queue = context.Queue()
-            process = context.Process(target=_worker, args=(str(path), assignment, student, run_seed, limits, queue))
+            target = results / f"{index}.json"
+            process = context.Process(target=_worker, args=(str(path), assignment, student, run_seed, limits,
+                                                            str(target)))
             process.start()
-            running[index] = (process, queue, time.monotonic(), path, student, run_seed)
+            running[index] = (process, target, time.monotonic(), path, student, run_seed)
         time.sleep(0.05)
-        for index, (process, queue, began, path, student, run_seed) in list(running.items()):
+        for index, (process, target, began, path, student, run_seed) in list(running.items()):
             row = None
-            if not queue.empty():
-                row = queue.get()
-                process.join(5)
-            elif not process.is_alive():
-                row = {"error": f"the grading process ended with code {process.exitcode}"}
+            if not process.is_alive():
+                process.join()
+                row = _read_row(target)
             elif time.monotonic() - began > outer:
                 process.kill()
                 process.join()
@@ -98,6 +114,9 @@ def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: 
             (out / "feedback" / f"{row['student']}.txt").write_text(_feedback(row), encoding="utf-8")
             progress(f"[{len(rows):>3}/{len(paths)}] {row['student']}: {row['total']:g}/{row['max_total']:g}"
                      f" in {row['seconds']:.0f} s" + (f"  ({', '.join(row['flags'])})" if row["flags"] else ""))
+    for leftover in results.glob("*"):
+        leftover.unlink()
+    results.rmdir()
     ordered = [rows[i] for i in sorted(rows)]
     write_csv(ordered, assignment, out / "gradebook.csv")
     progress(f"Graded {len(ordered)} submissions in {time.monotonic() - start:.0f} s: {out / 'gradebook.csv'}")

@@ -106,8 +106,7 @@ def grade_submission(path: str | Path, assignment: str, *, seed: int | None = No
         result.seconds = time.monotonic() - start
         return result
     ctx = Context(seed)
-    deadline = limits["submission"] - (time.monotonic() - start)
-    sb = _open_sandbox(cells, set(), limits, deadline, result)
+    sb = _open_sandbox(cells, set(), limits, start + limits["submission"], result)
     try:
         static = [entry["touches"] for entry in sb.cell_report if entry.get("touches")]
         if static:
@@ -115,7 +114,9 @@ def grade_submission(path: str | Path, assignment: str, *, seed: int | None = No
         for entry in sb.cell_report:
             if entry.get("status") == "timeout":
                 _add_flag(result, FLAG_TIMEOUT)
-            if entry.get("status") in ("timeout", "memory", "error", "syntax error"):
+            if entry.get("status") == "exit":
+                _add_flag(result, FLAG_CRASHED)
+            if entry.get("status") in ("timeout", "memory", "error", "syntax error", "exit"):
                 result.notes.append(f"Code cell {entry['cell'] + 1}: {entry.get('error', entry['status'])}")
         for question in table:
             if question.manual:
@@ -132,16 +133,17 @@ def _add_flag(result: Result, flag: str) -> None:
         result.flags.append(flag)
 
 
-def _open_sandbox(cells: list[str], skipped: set[int], limits: dict[str, float], deadline: float,
+def _open_sandbox(cells: list[str], skipped: set[int], limits: dict[str, float], end: float,
                   result: Result) -> Sandbox:
-    """A sandbox that has run the notebook; cells that kill the process are skipped on a retry."""
-    for _ in range(4):
+    """A sandbox that has run the notebook; cells that kill the process are skipped on a retry
+    (as many retries as there are cells, within the submission's time limit ``end``)."""
+    for _ in range(len(cells) + 1):
         run = [("" if i in skipped else source) for i, source in enumerate(cells)]
-        sb = Sandbox(run, cell_limit=limits["cell"], call_limit=limits["call"], deadline=deadline,
-                     memory_mb=int(limits["memory_mb"])).__enter__()
+        sb = Sandbox(run, cell_limit=limits["cell"], call_limit=limits["call"],
+                     deadline=max(end - time.monotonic(), 1.0), memory_mb=int(limits["memory_mb"])).__enter__()
         if sb.dead is None or sb.last_cell is None or sb.last_cell in skipped:
             return sb
-        if "time limit" in sb.dead:
+        if "time limit" in sb.dead or end - time.monotonic() < 5:
             return sb
         skipped.add(sb.last_cell)
         _add_flag(result, FLAG_CRASHED)

@@ -78,7 +78,7 @@ class Sandbox:
         self._workdir = tempfile.TemporaryDirectory(prefix="grading-sandbox-")
         env = {"PATH": "/usr/bin:/bin", "HOME": self._workdir.name, "MPLBACKEND": "Agg",
                "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-               "MPLCONFIGDIR": self._workdir.name, "PYTHONHASHSEED": "0"}
+               "MPLCONFIGDIR": self._workdir.name, "TMPDIR": self._workdir.name, "PYTHONHASHSEED": "0"}
         extra: dict[str, Any] = {}
         user = os.environ.get("GRADING_SANDBOX_USER")  # run student code as this unprivileged user
         if user and hasattr(os, "geteuid") and os.geteuid() == 0:
