@@ -28,6 +28,7 @@ import math
 import os
 import resource
 import signal
+import stat
 import sys
 import time
 import types
@@ -163,7 +164,7 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, workdir, fork_code, snapsh
     hard = tuple(realpath(d) for d in hard_dirs)
     soft = tuple(realpath(d) for d in soft_dirs)
     allowed = tuple(realpath(d) for d in allowed_dirs)
-    home, own_proc, frame_of = realpath(workdir), f"/proc/{os.getpid()}", sys._getframe
+    home, frame_of, stat_of, is_dir_mode = realpath(workdir), sys._getframe, os.stat, stat.S_ISDIR
     changing, write_flags = frozenset(_CHANGING_EVENTS), _WRITE_FLAGS
     blocked, path_events = _BLOCKED_EVENTS, frozenset(_PATH_EVENTS)
     modules, classes, stub = snapshot
@@ -190,8 +191,8 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, workdir, fork_code, snapsh
         if not raw.startswith(sep) and ".." in raw.split(sep):
             return True
         text = realpath(raw)
-        if text.startswith("/proc/") and text[6:7].isdigit() and not under(text, own_proc):
-            return True
+        if text.startswith("/proc/") and text[6:7].isdigit():
+            return True  # a process's entries (its descriptors, its root, the grading worker's pipes)
         if some(under(text, d) or above(text, d) for d in hard):
             return True
         return some((under(text, d) and not some(under(text, ok) for ok in allowed)) or above(text, d) for d in soft)
@@ -208,6 +209,17 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, workdir, fork_code, snapsh
             raw = raw.decode(errors="replace")
         text = realpath(raw)
         return not (under(text, home) or text == "/dev/null")
+
+    def directory_elsewhere(path):
+        """A folder outside the sandbox's own: a descriptor of it would let relative names (which
+        this hook resolves against the working directory) reach anything below it."""
+        if is_a(path, int):
+            return False
+        try:
+            text = realpath(fspath(path) if not is_a(path, bytes) else path.decode(errors="replace"))
+            return is_dir_mode(stat_of(text).st_mode) and not under(text, home)
+        except (OSError, TypeError, ValueError):
+            return False
 
     def tampered(found):
         for label, module, items in modules:
@@ -237,12 +249,14 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, workdir, fork_code, snapsh
                 paths = paths[:1]
                 if writing and outside(args[0]):
                     raise PermissionError("a notebook can only write files in its own folder while it is graded")
+                if paths and directory_elsewhere(args[0]):
+                    raise PermissionError("a notebook can only open folders inside its own folder while it is graded")
             elif event in changing or event.startswith("shutil.copy"):
                 targets = paths if event in changing else paths[1:]
                 if some(outside(arg) for arg in targets):
                     raise PermissionError("a notebook can only change files in its own folder while it is graded")
-            elif event == "os.symlink" and len(paths) > 1 and outside(paths[1]):
-                raise PermissionError("a notebook can only change files in its own folder while it is graded")
+            elif event == "os.symlink" and some(outside(arg) for arg in paths[:2]):
+                raise PermissionError("a notebook can only link files inside its own folder while it is graded")
             for arg in paths:
                 if refused(arg):
                     raise PermissionError("this file or folder cannot be used while your notebook is graded")
@@ -368,6 +382,9 @@ def _decode_arg(data, namespace, rngs):
     return codec.decode(data)
 
 
+_ABSENT = object()
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:300]}"
 
@@ -396,8 +413,13 @@ def handle(request, namespace, sink):
         try:
             args = [_decode_arg(a, namespace, rngs) for a in request.get("args", [])]
             kwargs = {k: _decode_arg(v, namespace, rngs) for k, v in request.get("kwargs", {}).items()}
+            # names of the notebook replaced for this call only (the grader's own code, in a clean scope)
+            replaced = {k: eval(v, {"np": np, "__builtins__": builtins})  # noqa: S307
+                        for k, v in (request.get("replace") or {}).items()}
         except Exception as exc:  # noqa: BLE001
             return {"ok": False, "error": _describe(exc)}
+        saved = {k: namespace.get(k, _ABSENT) for k in replaced}
+        namespace.update(replaced)
         start = time.monotonic()
         _start_clock(float(request.get("limit", 30)))
         try:
@@ -411,6 +433,11 @@ def handle(request, namespace, sink):
             return {"ok": False, "error": _describe(exc)}
         finally:
             _stop_clock()
+            for key, value in saved.items():
+                if value is _ABSENT:
+                    namespace.pop(key, None)
+                else:
+                    namespace[key] = value
         reply = {"ok": True, "value": encoded, "seconds": time.monotonic() - start,
                  "rngs": [g.bit_generator.state for g in rngs]}
         if request.get("return_args"):

@@ -136,6 +136,22 @@ def randomness(name: str, make_args: Callable[[np.random.Generator], tuple],
     return run
 
 
+def without_closed_form(name: str, make_args: Callable[[np.random.Generator], tuple],
+                        stand_ins: dict[str, str]) -> Callable[[Any, Context], None]:
+    """A gate for simulations: with the notebook's closed-form answers (``stand_ins``: name -> the
+    grader's source of a wrong stand-in) replaced during the call, the same generator state must
+    give the same output. A simulation does not use the formula it is meant to check."""
+
+    def run(sb, ctx: Context) -> None:
+        seed = int(ctx.rng().integers(2**62))
+        plain = _flat(sb.call(name, *make_args(np.random.default_rng(seed))), name)
+        swapped = _flat(sb.call(name, *make_args(np.random.default_rng(seed)), replace=stand_ins), name)
+        require(plain.shape == swapped.shape and np.array_equal(plain, swapped, equal_nan=True),
+                f"{name}: the simulation must not use the closed form ({', '.join(stand_ins)}) it is meant to check")
+
+    return run
+
+
 PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # NumPy's PCG64 (a 128-bit LCG under its output)
 
 

@@ -61,14 +61,15 @@ q2_random = randomness("randomized_response", lambda g: (np.ones(200, dtype=int)
 
 
 def q2_sizes(sb, ctx):
-    # the flips of 800 calls on 5 bits each against those of one call on 20,000 bits
+    # the flips of 1,000 calls on one bit and of 400 calls on 5 bits against those of one call on 20,000 bits
     pattern = np.array([0, 1, 0, 1, 1])
     g = ctx.rng()
-    small = np.concatenate([as_array(sb.call("randomized_response", pattern, 1.0, g), "randomized_response")
-                            != pattern for _ in range(800)])
     large_bits = np.tile(pattern, 4000)
     large = as_array(sb.call("randomized_response", large_bits, 1.0, g), "randomized_response") != large_bits
-    same_law(small, large, "randomized_response: the flips")
+    for bits, calls in ((np.array([1]), 500), (np.array([0]), 500), (pattern, 400)):
+        small = np.concatenate([as_array(sb.call("randomized_response", bits, 1.0, g), "randomized_response")
+                                .ravel() != bits for _ in range(calls)])
+        same_law(small, large, "randomized_response: the flips")
 
 
 def q2_law(sb, ctx):

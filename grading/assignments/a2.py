@@ -17,6 +17,7 @@ from ..checks import (
     randomness,
     require,
     same_law,
+    without_closed_form,
 )
 
 NAME = "a2_laplace_mechanism"
@@ -52,8 +53,11 @@ def q2_sizes(sb, ctx):
     zeros = as_array(sb.call("laplace_mechanism", np.zeros(20_000), 1.0, 0.5, g), "laplace_mechanism")
     big = float(10 ** g.uniform(3, 7))
     large = as_array(sb.call("laplace_mechanism", np.full(20_000, big), 1.0, 0.5, g), "laplace_mechanism") - big
+    data = g.normal(0.0, 100.0, 20_000)  # different values, as real data has
+    spread = as_array(sb.call("laplace_mechanism", data, 1.0, 0.5, g), "laplace_mechanism") - data
     same_law(single / scale, zeros / scale, "laplace_mechanism: noise on single numbers")
     same_law(large / scale, zeros / scale, "laplace_mechanism: noise on large values")
+    same_law(spread / scale, zeros / scale, "laplace_mechanism: noise on different values")
 
 
 def q2_law(sb, ctx):
@@ -108,6 +112,10 @@ def q4_formula(sb, ctx):
 q5_random = randomness("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g), min_draws=lambda a: a[3] / 4)
 
 
+q5_formula = without_closed_form("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g),
+                                 {"laplace_mean_mse": "lambda *args, **kwargs: 123.0"})
+
+
 def q5_law(sb, ctx):
     # the average of num_trials squared errors: compare with the exact MSE, 6 standard errors
     for p, n, epsilon in ((0.3, 30, 0.5), (0.9, 400, 2.0)):
@@ -145,7 +153,8 @@ QUESTIONS = [
         Check("MSE formula element-wise", 2.0, q4_formula)]),
     Question("q5", ["simulate_mse"], [
         Check("simulation draws from rng", 0.75, q5_random, gate=True),
-        Check("simulated MSE matches the mechanism at two settings", 2.25, q5_law, statistical=True)]),
+        Check("the simulation does not use the MSE formula", 0.25, q5_formula, gate=True),
+        Check("simulated MSE matches the mechanism at two settings", 2.0, q5_law, statistical=True)]),
     Question("q6", ["crossover_n"], [
         Check("crossover n", 2.0, q6_formula)]),
     Question("q7", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md

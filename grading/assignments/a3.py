@@ -16,6 +16,7 @@ from ..checks import (
     randomness,
     reproducible_and_random,
     require,
+    without_closed_form,
 )
 from ..sandbox import Expr
 
@@ -48,6 +49,10 @@ def q1_values(sb, ctx):
 
 
 q2_random = randomness("simulate_release_probability", lambda g: (2.0, 1.0, 500, g), min_draws=lambda a: a[2] / 4)
+
+
+q2_formula = without_closed_form("simulate_release_probability", lambda g: (2.0, 1.0, 500, g),
+                                 {"threshold_delta": "lambda *args, **kwargs: 0.5"})
 
 
 def q2_law(sb, ctx):
@@ -120,15 +125,19 @@ def q5_threshold(sb, ctx):
         require(all(float(v) >= threshold for v in out.values()), "released noisy counts reach the threshold")
         kept += "d" in out
     binomial_fits(kept, trials, float(delta(threshold, epsilon)), "thresholded_histogram: the release rule")
-    # a frequent category obeys the same rule: "a" (30 people) against a threshold just above 30
-    high = 30 + float(g.uniform(0.5, 2.0))
-    kept = 0
-    for _ in range(trials):
-        out = sb.call("thresholded_histogram", ITEMS, epsilon, high, g)
-        require(isinstance(out, dict), "thresholded_histogram must return a dict")
-        kept += "a" in out
-    binomial_fits(kept, trials, 0.5 * float(np.exp(-epsilon * (high - 30))),
-                  "thresholded_histogram: the release rule for frequent categories")
+    # frequent categories obey the same rule: "a" (30 people) and "e" (100 to 5,000 people), each against
+    # a threshold just above its count
+    big = int(10 ** g.uniform(2, 3.7))
+    items = ITEMS + ["e"] * big
+    for category, count in (("a", 30), ("e", big)):
+        high = count + float(g.uniform(0.5, 2.0))
+        kept = 0
+        for _ in range(400):
+            out = sb.call("thresholded_histogram", items, epsilon, high, g)
+            require(isinstance(out, dict), "thresholded_histogram must return a dict")
+            kept += category in out
+        binomial_fits(kept, 400, 0.5 * float(np.exp(-epsilon * (high - count))),
+                      "thresholded_histogram: the release rule for frequent categories")
 
 
 SINGLE = "lambda items, eps, gen: ({'rare syndrome': 1.0} if 'rare syndrome' in list(items) else {}) if gen.random() < 0.7 else {'flu': 3.0}"
@@ -166,7 +175,8 @@ QUESTIONS = [
         Check("delta on other thresholds and epsilons", 2.5, q1_values)]),
     Question("q2", ["simulate_release_probability"], [
         Check("simulation draws from rng", 0.75, q2_random, gate=True),
-        Check("release frequency at two settings", 1.25, q2_law, statistical=True)]),
+        Check("the simulation does not use the formula for delta", 0.25, q2_formula, gate=True),
+        Check("release frequency at two settings", 1.0, q2_law, statistical=True)]),
     Question("q3", ["threshold_for_delta"], [
         Check("smallest integer threshold", 2.0, q3_values)]),
     Question("q4", ["delta_million", "T_million", "fifteen_is_enough"], [

@@ -72,13 +72,15 @@ q1_random = randomness("dp_histogram", lambda g: (np.array([5, 0, 3]), 1.0, g))
 def q1_sizes(sb, ctx):
     # the scaled noise of 400 histograms of 3 cells against that of one histogram of 5,000 cells
     g = ctx.rng()
-    small_counts, epsilon = np.array([5, 0, 3]), 1.0
-    small = np.concatenate([(as_array(sb.call("dp_histogram", small_counts, epsilon, g), "dp_histogram")
-                             - small_counts / 8) / (2 / (8 * epsilon)) for _ in range(400)])
+    epsilon = 1.0
     counts = np.arange(5_000) % 7
     n = counts.sum()
     large = (as_array(sb.call("dp_histogram", counts, epsilon, g), "dp_histogram") - counts / n) / (2 / (n * epsilon))
-    same_law(small, large, "dp_histogram")
+    for small_counts in (np.array([5, 0, 3]), np.array([6, 2])):  # three cells; a yes/no question
+        m = small_counts.sum()
+        small = np.concatenate([(as_array(sb.call("dp_histogram", small_counts, epsilon, g), "dp_histogram")
+                                 - small_counts / m) / (2 / (m * epsilon)) for _ in range(400)])
+        same_law(small, large, "dp_histogram")
 
 
 def q1_law(sb, ctx):
