@@ -177,16 +177,21 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, workdir, fork_code, snapsh
     def above(text, folder):
         return folder.startswith(text.rstrip(sep) + sep)
 
-    def refused(path):
+    def raw_text(path):
+        """The path as text, or None for a descriptor (its path was checked when it was opened)."""
         if is_a(path, int):
-            return False  # a descriptor: its path was checked when it was opened
+            return None
         try:
             raw = fspath(path)
         except TypeError:
-            return False
+            return None
         if is_a(raw, bytes):
             raw = raw.decode(errors="replace")
-        if not is_a(raw, str):
+        return raw if is_a(raw, str) else None
+
+    def refused(path):
+        raw = raw_text(path)
+        if raw is None:
             return False
         if not raw.startswith(sep) and ".." in raw.split(sep):
             return True
@@ -199,26 +204,22 @@ def _install_hook(hard_dirs, soft_dirs, allowed_dirs, workdir, fork_code, snapsh
 
     def outside(path):
         """Whether changing ``path`` would change something outside the sandbox's folder."""
-        if is_a(path, int):
+        raw = raw_text(path)
+        if raw is None:
             return False
-        try:
-            raw = fspath(path)
-        except TypeError:
-            return False
-        if is_a(raw, bytes):
-            raw = raw.decode(errors="replace")
         text = realpath(raw)
         return not (under(text, home) or text == "/dev/null")
 
     def directory_elsewhere(path):
         """A folder outside the sandbox's own: a descriptor of it would let relative names (which
         this hook resolves against the working directory) reach anything below it."""
-        if is_a(path, int):
+        raw = raw_text(path)
+        if raw is None:
             return False
         try:
-            text = realpath(fspath(path) if not is_a(path, bytes) else path.decode(errors="replace"))
+            text = realpath(raw)
             return is_dir_mode(stat_of(text).st_mode) and not under(text, home)
-        except (OSError, TypeError, ValueError):
+        except (OSError, ValueError):
             return False
 
     def tampered(found):
