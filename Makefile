@@ -8,11 +8,12 @@ STAMP := $(VENV)/.installed
 JB_FLAGS := -W -n --keep-going --builder html
 NB_FILES := $(shell find book -name '*.ipynb' -not -path '*/assignments/*' -not -path '*/.ipynb_checkpoints/*' | sort)
 
-.PHONY: help lock wheel book test test-lib test-notebooks test-book test-standalone test-browser test-assignments test-slides slides lab assignments grade bench lint clean
+.PHONY: help lock wheel book pdf test-pdf print-tex-packages test test-lib test-notebooks test-book test-standalone test-browser test-assignments test-slides slides lab assignments grade bench lint clean
 
 help:
 	@echo "make book         build the HTML book into _build/html (warnings are errors)"
-	@echo "make test         the whole test suite: rdplib, notebooks (nbval), book build, assignments, browser, slides"
+	@echo "make test         the whole test suite: rdplib, notebooks (nbval), book build, PDF, assignments, browser, slides"
+	@echo "make pdf          build the PDF edition into _build/latex/rdp-book.pdf (needs TeX Live, see README)"
 	@echo "make slides       one reveal.js deck per chapter into _build/slides (offline; see book/_slides/)"
 	@echo "make lab          open JupyterLab on the book"
 	@echo "make assignments  generate student notebooks and autograders into _build/assignments"
@@ -49,13 +50,14 @@ test: $(STAMP)
 	$(MAKE) test-lib
 	$(MAKE) test-notebooks
 	$(MAKE) test-book
+	$(MAKE) test-pdf
 	$(MAKE) test-standalone
 	$(MAKE) test-assignments
 	$(MAKE) test-browser
 	$(MAKE) test-slides
 
 test-lib: $(STAMP)
-	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/standalone --ignore-glob="tests/test_assignments*" rdplib --doctest-modules -p no:cacheprovider
+	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/standalone --ignore=tests/pdf --ignore-glob="tests/test_assignments*" rdplib --doctest-modules -p no:cacheprovider
 
 test-notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval $(NB_FILES) --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider --timeout 300
@@ -63,6 +65,32 @@ test-notebooks: $(STAMP)
 test-book: $(STAMP)
 	rm -rf _build/html _build/.doctrees  # a clean Sphinx environment: an incremental one keeps stale labels
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
+
+# The PDF edition: the whole book through Jupyter Book's LaTeX builder and XeLaTeX (Debian's TeX
+# Live), into _build/latex/rdp-book.pdf. It reuses the notebook execution cache of the HTML build
+# (_build/.jupyter_cache). The Sphinx environment is rebuilt: the LaTeX one differs from the HTML one.
+TEX_PACKAGES := texlive-xetex texlive-latex-extra texlive-fonts-recommended texlive-plain-generic latexmk lmodern fonts-freefont-otf poppler-utils
+TEX_TOOLS := xelatex latexmk makeindex pdftotext
+pdf: $(STAMP)
+	@missing=""; for tool in $(TEX_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make pdf needs TeX Live (missing:$$missing). On Debian or Ubuntu install it with:"; \
+	  echo "  sudo apt-get install -y --no-install-recommends $(TEX_PACKAGES)"; exit 1; fi
+	rm -rf _build/.doctrees _build/latex
+	$(BIN)/jupyter-book build . -W -n --keep-going --builder pdflatex
+	rm -rf _build/.doctrees  # the next HTML build starts from a clean environment
+	@echo
+	@echo "The PDF edition is built: $(CURDIR)/_build/latex/rdp-book.pdf ('make book' now links it)"
+
+print-tex-packages:  # the Debian packages make pdf needs (.ci/run installs them)
+	@echo $(TEX_PACKAGES)
+
+# Builds the PDF edition and checks it (tests/pdf); skipped with a notice when TeX Live is missing.
+test-pdf: $(STAMP)
+	@if command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftotext >/dev/null; then \
+	  start=$$(date +%s); $(MAKE) pdf && echo "PDF edition built in $$(( $$(date +%s) - start )) s" && \
+	  $(PY) -m pytest -q tests/pdf -p no:cacheprovider; \
+	else echo "NOTICE: TeX Live is not installed: PDF edition not built or tested (apt-get install -y --no-install-recommends $(TEX_PACKAGES))"; fi
 
 test-standalone: $(STAMP)
 	$(PY) -m pytest -q tests/standalone -p no:cacheprovider -s

@@ -7,7 +7,11 @@ its explorer extra, from the repository configured for the book (``repository.ur
 and ``repository.branch`` in ``_config.yml``) and says so. The environment variable
 ``RDPLIB_SOURCE`` overrides the address (the standalone test points it at a wheel).
 
-Usage: python tests/standalone/setup_cells.py [--check]   (rewrites every chapter's setup cell)
+The address is written in one place, ``_config.yml``; a fork that publishes the book elsewhere
+changes ``repository.url`` there and runs this script (``tests/standalone/test_fork_address.py``
+checks that nothing else needs changing).
+
+Usage: python tests/standalone/setup_cells.py [--check] [--root DIR]   (rewrites every chapter's setup cell)
 """
 
 from __future__ import annotations
@@ -49,14 +53,14 @@ def setup_source(config_path: Path = ROOT / "_config.yml") -> str:
     return TEMPLATE.format(marker=MARKER, url=repo["url"].rstrip("/"), branch=repo.get("branch", "main"))
 
 
-def chapters() -> list[Path]:
-    return sorted((ROOT / "book").glob("ch*.ipynb"))
+def chapters(root: Path = ROOT) -> list[Path]:
+    return sorted((root / "book").glob("ch*.ipynb"))
 
 
-def sync(path: Path) -> bool:
+def sync(path: Path, root: Path = ROOT) -> bool:
     """Insert or refresh the setup cell; return True when the notebook changed."""
     nb = nbformat.read(path, as_version=4)
-    source = setup_source()
+    source = setup_source(root / "_config.yml")
     code = [c for c in nb.cells if c.cell_type == "code"]
     if code and code[0].source.startswith(MARKER):
         cell = code[0]
@@ -74,14 +78,15 @@ def sync(path: Path) -> bool:
 
 if __name__ == "__main__":
     check = "--check" in sys.argv
+    root = Path(sys.argv[sys.argv.index("--root") + 1]).resolve() if "--root" in sys.argv else ROOT
     stale = []
-    for path in chapters():
+    for path in chapters(root):
         if check:
             nb = nbformat.read(path, as_version=4)
             code = [c for c in nb.cells if c.cell_type == "code"]
-            if not code or code[0].source != setup_source():
+            if not code or code[0].source != setup_source(root / "_config.yml"):
                 stale.append(path.name)
-        elif sync(path):
+        elif sync(path, root):
             print("updated", path.name)
     if stale:
         print("setup cell missing or stale in:", ", ".join(stale))
