@@ -24,6 +24,7 @@ import re
 import shutil
 from pathlib import Path
 
+import yaml
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
@@ -188,12 +189,26 @@ def _latex_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 # ----------------------------------------------------------------------------------- HTML
 
 
+def _latex_target(app: Sphinx) -> str:
+    """The LaTeX file name of the book (``latex.latex_documents.targetname`` in _config.yml).
+
+    Jupyter Book passes it to Sphinx only in LaTeX builds, so the HTML build reads it from
+    _config.yml; Jupyter Book's own default is book.tex.
+    """
+    config_file = Path(app.srcdir) / "_config.yml"
+    if config_file.is_file():
+        latex = (yaml.safe_load(config_file.read_text()) or {}).get("latex") or {}
+        target = (latex.get("latex_documents") or {}).get("targetname")
+        if target:
+            return target
+    return "book.tex"
+
+
 def _pdf_source(app: Sphinx) -> Path:
     configured = app.config.pdf_edition_file
     if configured:
         return Path(app.confdir, configured)
-    target = app.config.latex_documents[0][1] if app.config.latex_documents else "book.tex"
-    return Path(app.outdir).parent / "latex" / (Path(target).stem + ".pdf")
+    return Path(app.outdir).parent / "latex" / (Path(_latex_target(app)).stem + ".pdf")
 
 
 def _pdf_name(app: Sphinx) -> str:

@@ -92,9 +92,11 @@ def test_the_readme_names_the_settings_not_the_addresses():
 
 
 @pytest.mark.timeout(600)
-def test_a_fork_builds_launch_buttons_to_its_own_address(tmp_path):
+@pytest.mark.parametrize("with_pdf", [False, True], ids=["without-pdf", "with-pdf"])
+def test_a_fork_builds_launch_buttons_to_its_own_address(tmp_path, with_pdf):
     """One chapter built as a small book from the fork's _config.yml (no execution: the
-    committed outputs): its Binder, Colab and JupyterHub links name the fork only."""
+    committed outputs): its Binder, Colab and JupyterHub links name the fork only, and the
+    download menu's "Book (PDF)" entry resolves with or without a PDF edition."""
     fork = tmp_path / "fork"
     (fork / "book").mkdir(parents=True)
     config = yaml.safe_load(_fork_config((ROOT / "_config.yml").read_text()))
@@ -108,6 +110,10 @@ def test_a_fork_builds_launch_buttons_to_its_own_address(tmp_path):
                         ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "book" / "ch03_randomized_response.ipynb", fork / "book")
     assert sync(fork / "book" / "ch03_randomized_response.ipynb", fork)
+    pdf_name = Path(config["latex"]["latex_documents"]["targetname"]).with_suffix(".pdf").name
+    if with_pdf:  # what make pdf leaves; the HTML build copies it into the site
+        (fork / "_build" / "latex").mkdir(parents=True)
+        (fork / "_build" / "latex" / pdf_name).write_bytes(b"%PDF-1.5 stand-in\n")
     build = subprocess.run(
         [str(Path(sys.executable).parent / "jupyter-book"), "build", str(fork), "--builder", "html"],
         capture_output=True, text=True, timeout=600,
@@ -121,8 +127,13 @@ def test_a_fork_builds_launch_buttons_to_its_own_address(tmp_path):
     assert f"colab.research.google.com/github/{owner_repo}/blob/{NEW_BRANCH}/" in html
     assert f"{NEW_HUB}/hub/user-redirect/git-pull" in html
     assert f'href="{NEW_REPO}"' in html  # the repository button
-    # No PDF edition in this build: the download menu's "Book (PDF)" entry opens the page
-    # that says how to build it (book/_ext/pdf_edition.py), which exists.
-    assert 'href="../pdf-edition.html"' in html and "Book (PDF)" in html
-    fallback = (fork / "_build" / "html" / "pdf-edition.html").read_text()
-    assert "make pdf" in fallback and "<h1>The PDF edition</h1>" in fallback
+    site = fork / "_build" / "html"
+    assert "Book (PDF)" in html
+    if with_pdf:
+        assert f'href="../{pdf_name}"' in html and (site / pdf_name).read_bytes().startswith(b"%PDF")
+        assert not (site / "pdf-edition.html").exists()
+    else:
+        # The entry opens the page that says how to build the PDF (book/_ext/pdf_edition.py).
+        assert 'href="../pdf-edition.html"' in html and not (site / pdf_name).exists()
+        fallback = (site / "pdf-edition.html").read_text()
+        assert "make pdf" in fallback and "<h1>The PDF edition</h1>" in fallback
