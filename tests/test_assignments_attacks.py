@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -86,8 +86,8 @@ def check_scores(result, expected: dict[str, tuple[float, float] | None], what: 
 # --------------------------------------------------------------------------- submissions
 def solution(name: str) -> list[str]:
     """The master's answers only: its imports (but matplotlib), definitions and assignments that call
-    nothing (constants, lists), without the
-    experiments and plots between them (the first table grades the whole solutions; this keeps the file fast)."""
+    nothing (constants, lists), without the experiments and plots between them (the first table grades
+    the whole solutions; this keeps the file fast)."""
     cells = []
     for source in TABLE.solution_cells(name):
         try:
@@ -282,6 +282,68 @@ for _cell in _cells:
 """
 
 
+# subprocess.Popen is refused by the audit hook, but the C function under it, _posixsubprocess.fork_exec,
+# raises no audit event: a cell runs any program, and programs are not Python (no hook at all).
+EXEC = r'''
+import os, _posixsubprocess
+
+def _run(*command):
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    pid = _posixsubprocess.fork_exec([os.fsencode(c) for c in command], [os.fsencode(command[0])], True,
+                                     (out_write,), None, None, -1, -1, -1, out_write, -1, -1, err_read,
+                                     err_write, True, False, -1, None, None, None, -1, None, False)
+    os.close(out_write)
+    os.close(err_write)
+    chunks = []
+    while chunk := os.read(out_read, 1 << 16):
+        chunks.append(chunk)
+    os.close(out_read)
+    os.close(err_read)
+    os.waitpid(pid, 0)
+    return b"".join(chunks).decode()
+'''
+
+RDPLIB_BY_CAT = EXEC + r'''
+import importlib.abc, importlib.util, sys
+_rdplib = os.path.join(os.path.dirname(os.path.dirname(sys.modules["grading.codec"].__file__)), "rdplib")
+
+class _ByCat(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "mylib" and not fullname.startswith("mylib."):
+            return None
+        base = os.path.join(_rdplib, *fullname.split(".")[1:])
+        package = _run("/bin/sh", "-c", f"test -d {base} && echo yes").strip() == "yes"
+        spec = importlib.util.spec_from_loader(fullname, self, is_package=package)
+        spec.file = os.path.join(base, "__init__.py") if package else base + ".py"
+        return spec
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        if module.__spec__.submodule_search_locations is not None:
+            module.__path__ = []
+        exec(compile(_run("/bin/cat", module.__spec__.file), module.__spec__.file, "exec"), module.__dict__)
+
+sys.meta_path.append(_ByCat())
+import mylib as _lib
+'''
+
+MASTER_A2_BY_CAT = EXEC + r'''
+import json, sys
+_root = os.path.dirname(os.path.dirname(sys.modules["grading.codec"].__file__))
+_cells = json.loads(_run("/bin/cat", os.path.join(_root, "book", "assignments", "masters",
+                                                  "a2_laplace_mechanism.ipynb")))["cells"]
+_in_tests = False
+for _cell in _cells:
+    _text = "".join(_cell["source"]) if isinstance(_cell["source"], list) else _cell["source"]
+    if _cell["cell_type"] == "raw":
+        _head = _text.strip().splitlines()[0] if _text.strip() else ""
+        _in_tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(_head, _in_tests)
+    elif _cell["cell_type"] == "code" and not _in_tests and "otter" not in _text:
+        exec(_text, globals())
+'''
+
+
 def wrappers(names: list[str]) -> str:
     return "\n".join(f"def {f}(*args, **kwargs):\n    return _lib.{f}(*args, **kwargs)\n" for f in names)
 
@@ -292,7 +354,22 @@ class Attack:
     cells: Callable[[], list[str]]
     expected: Callable[[], dict[str, tuple[float, float] | None]]
     flag: str | None = None
-    notes: dict[str, Any] = field(default_factory=dict)
+    focus: tuple[str, ...] = ()  # if set, the answers of the other costly questions are removed
+
+
+# The answers whose checks take long (many calls, large samples). A case built on the solution keeps
+# those of its focus and removes the others, whose questions then score 0 at once and are not asserted
+# (the first table grades every solution in full).
+COSTLY = {A1: {"q2": ["randomized_response"], "q5": ["simulate_estimates"], "q6": ["empirical_epsilon"]},
+          A2: {"q2": ["laplace_mechanism"], "q3": ["clipped_mean"], "q5": ["simulate_mse"]},
+          A3: {"q2": ["simulate_release_probability"], "q5": ["thresholded_histogram"], "q6": ["attack_rates"]},
+          A4: {"q1": ["dp_histogram"], "q3": ["rdp_histogram"], "q4": ["project_to_histograms"],
+               "q5": ["estimate_risk"]},
+          A5: {"q2": ["cms_encode"], "q6": ["simulate_sketch_errors"], "q8": ["audit_client"]}}
+
+
+def dropped(attack: Attack) -> list[str]:
+    return [q for q in COSTLY[attack.assignment] if attack.focus and q not in attack.focus]
 
 
 # kind -> the submission and its fair outcome
@@ -333,6 +410,13 @@ ATTACKS: dict[str, Attack] = {
     # SUCCEEDS TODAY: the same reads the solution master
     "the solution master read through /proc/self/root": Attack(
         A2, lambda: [*blank(A2), MASTER_A2_BY_PROC_ROOT], lambda: nothing(A2)),
+    # SUCCEEDS TODAY: _posixsubprocess.fork_exec runs /bin/cat past the audit hook: rdplib's files are read
+    "rdplib read by /bin/cat run through _posixsubprocess": Attack(
+        A4, lambda: [*blank(A4), RDPLIB_BY_CAT + wrappers(["dp_histogram", "rdp_histogram", "project_to_histograms"])],
+        lambda: nothing(A4)),
+    # SUCCEEDS TODAY: the same /bin/cat reads the solution master
+    "the solution master read by /bin/cat run through _posixsubprocess": Attack(
+        A2, lambda: [*blank(A2), MASTER_A2_BY_CAT], lambda: nothing(A2)),
     # ----------------------------------------------------------------- mechanisms private only where the grader looks
     # SUCCEEDS TODAY: the only scalar call (q2_law's last line) checks the size, not the noise
     "Laplace mechanism adds no noise to a single number": Attack(
@@ -495,6 +579,46 @@ ATTACKS: dict[str, Attack] = {
                      "    spread = np.sqrt(cms_mse(counts, epsilon, num_hashes, width))\n"
                      "    return rng.normal(0.0, 1.0, (num_repeats, counts.size)) * spread\n"],
         lambda: honest_except(A5, q6=0.75)),
+    # ----------------------------------------------------------------- against the formula swap and the epsilons used
+    # SUCCEEDS TODAY: the closed form bound as a default argument is not reached by the swap of the global name
+    "simulated release frequency from the formula bound at definition": Attack(
+        A3, lambda: [*solution(A3),
+                     "def simulate_release_probability(threshold, epsilon, num_trials, rng, _delta=threshold_delta):\\n"
+                     "    return float(np.mean(rng.random(num_trials) < _delta(threshold, epsilon)))\\n"],
+        lambda: honest_except(A3, q2=0.75)),
+    # SUCCEEDS TODAY: the same for the simulated MSE (burning one draw per trial)
+    "simulated MSE from the formula bound at definition": Attack(
+        A2, lambda: [*solution(A2),
+                     "def simulate_mse(p, n, epsilon, num_trials, rng, _mse=laplace_mean_mse):\\n"
+                     "    burnt = rng.random(num_trials)\\n"
+                     "    return float(_mse(p, n, epsilon)) * (1 + 1e-6 * (burnt.mean() - 0.5))\\n"],
+        lambda: honest_except(A2, q5=0.75)),
+    # SUCCEEDS TODAY: the same for the sketch errors (Gaussian with the predicted MSE)
+    "sketch errors from the predicted MSE bound at definition": Attack(
+        A5, lambda: [*solution(A5),
+                     "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng, _mse=cms_mse):\\n"
+                     "    counts = np.asarray(counts)\\n"
+                     "    rng.random(int(counts.sum()) * num_repeats)\\n"
+                     "    spread = np.sqrt(_mse(counts, epsilon, num_hashes, width))\\n"
+                     "    return rng.normal(0.0, 1.0, (num_repeats, counts.size)) * spread\\n"],
+        lambda: honest_except(A5, q6=0.75)),
+    # SUCCEEDS TODAY: randomized_response is only called with epsilon <= 1.7; above 2 it stops flipping
+    "randomized response stops flipping above epsilon 2": Attack(
+        A1, lambda: [*solution(A1),
+                     "def randomized_response(bits, epsilon, rng):\\n"
+                     "    bits = np.asarray(bits, dtype=int)\\n"
+                     "    flips = rng.random(bits.shape) < (flip_probability(epsilon) if epsilon <= 2 else 0.0)\\n"
+                     "    return np.where(flips, 1 - bits, bits)\\n"],
+        lambda: honest_except(A1, q2=0.75, q5=None, q6=None)),
+    # SUCCEEDS TODAY: every scale the checks ask of laplace_mechanism is at most 2; larger ones are capped
+    "Laplace noise capped at scale 2": Attack(
+        A2, lambda: [*solution(A2),
+                     "def laplace_mechanism(value, sensitivity, epsilon, rng):\\n"
+                     "    value = np.asarray(value, dtype=float)\\n"
+                     "    scale = min(sensitivity / epsilon, 2.0)  # more noise than that is useless anyway\\n"
+                     "    noisy = value + rng.laplace(0.0, scale, size=value.shape)\\n"
+                     "    return noisy if noisy.ndim else float(noisy)\\n"],
+        lambda: honest_except(A2, q2=1.0, q3=None)),
     # ----------------------------------------------------------------- fakes the grader catches today
     "randomized response replays its first output": Attack(
         A1, lambda: [*solution(A1),
@@ -526,6 +650,37 @@ ATTACKS: dict[str, Attack] = {
                      "    return {c: float(v) for c, v in zip(categories[keep].tolist(), noisy[keep])}\n"],
         lambda: honest_except(A3, q5=0.5)),
 }
+
+
+FOCUS = {  # kind -> the questions a fake built on the solution is about
+    'Laplace mechanism adds no noise to a single number': ('q2',),
+    'Laplace noise shrinks for large values': ('q2',),
+    'randomized response leaves a handful of answers unflipped': ('q2',),
+    'DP histogram with noise only on large histograms': ('q1',),
+    'count-mean sketch client that flips only in large batches': ('q2',),
+    'thresholding skipped for frequent categories': ('q5',),
+    'simulated MSE is the formula plus a wobble': ('q5',),
+    'simulated release frequency is one binomial draw at the formula': ('q2',),
+    'sketch errors drawn from a Gaussian with the predicted MSE': ('q6', 'q2'),
+    'randomized response leaves a single answer unflipped': ('q2',),
+    'Laplace noise only on arrays of equal values': ('q2',),
+    'DP histogram without noise on two-cell histograms': ('q1',),
+    'count-mean sketch client that does not flip a lone user': ('q2',),
+    'thresholding skipped for categories of 100 or more': ('q5',),
+    'simulated release frequency from uniforms and the formula': ('q2',),
+    'simulated MSE is the formula after burning draws': ('q5',),
+    'sketch errors from a Gaussian after burning draws': ('q6', 'q2'),
+    'randomized response replays its first output': ('q2',),
+    'Laplace noise seeded from the input': ('q2', 'q3'),
+    'thresholded histogram hands the generator back unused': ('q5',),
+    'simulated release frequency from the formula bound at definition': ('q2',),
+    'simulated MSE from the formula bound at definition': ('q5',),
+    'sketch errors from the predicted MSE bound at definition': ('q6', 'q2'),
+    'randomized response stops flipping above epsilon 2': ('q2',),
+    'Laplace noise capped at scale 2': ('q2',),
+}
+for _kind, _focus in FOCUS.items():
+    ATTACKS[_kind].focus = _focus
 
 
 def _kind_id(kind: str) -> str:
@@ -567,7 +722,9 @@ def outcome(request, tmp_path_factory):
 
 def _grade_attack(kind: str, folder: Path) -> tuple[Any, float]:
     attack = ATTACKS[kind]
-    path = write(attack.cells(), folder / "submission" / f"{attack.assignment}.ipynb")
+    names = [name for q in dropped(attack) for name in COSTLY[attack.assignment][q]]
+    cells = [*attack.cells(), *([f"for _name in {names!r}:\n    globals().pop(_name, None)\n"] if names else [])]
+    path = write(cells, folder / "submission" / f"{attack.assignment}.ipynb")
     start = time.monotonic()
     result = grader.grade_submission(path, attack.assignment, limits=LIMITS)
     return result, time.monotonic() - start
@@ -581,7 +738,7 @@ for _kind in ATTACKS:
 def test_attack(kind, outcome):
     attack = ATTACKS[kind]
     result, seconds = outcome(f"attack:{kind}")
-    check_scores(result, attack.expected(), kind)
+    check_scores(result, {**attack.expected(), **dict.fromkeys(dropped(attack))}, kind)
     if attack.flag is not None:
         assert attack.flag in result.flags, f"{kind}: expected the flag {attack.flag!r}, got {result.flags}"
     assert seconds < GRADING_TIME_LIMIT, f"{kind}: graded in {seconds:.0f} s"
@@ -848,16 +1005,18 @@ def test_attack_rewrites_the_grader(outcome):
 # --------------------------------------------------------------------------- robustness
 @work("test_many_cells_that_end_the_process")
 def _many_exits(tmp_path: Path) -> tuple[Any, float]:
-    path = write([*solution(A1), *["import os\nos._exit(3)\n"] * 5], tmp_path / "submission" / f"{A1}.ipynb")
+    path = write([*solution(A1), *["import faulthandler\nfaulthandler._sigsegv()\n"] * 5],
+                 tmp_path / "submission" / f"{A1}.ipynb")
     start = time.monotonic()
     result = grader.grade_submission(path, A1, limits=LIMITS)
     return result, time.monotonic() - start
 
 
-# SUCCEEDS TODAY (a robustness failure, not a fake): after four cells that end the notebook's process
-# the grader stops retrying and the honest answers above them score 0
+# SUCCEEDS TODAY (a robustness failure, not a fake): after four cells that crash the notebook's process
+# (a segfault each) the grader stops retrying and the honest answers above them score 0
 def test_many_cells_that_end_the_process(outcome):
     result, seconds = outcome("test_many_cells_that_end_the_process")
     assert seconds < GRADING_TIME_LIMIT
     check_scores(result, honest_except(A1), "five cells that end the process")
     assert grader.FLAG_CRASHED in result.flags
+
