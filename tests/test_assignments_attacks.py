@@ -329,7 +329,7 @@ import mylib as _lib
 '''
 
 MASTER_A2_BY_CAT = EXEC + r'''
-import json, sys
+import ast, json, sys
 _root = os.path.dirname(os.path.dirname(sys.modules["grading.codec"].__file__))
 _cells = json.loads(_run("/bin/cat", os.path.join(_root, "book", "assignments", "masters",
                                                   "a2_laplace_mechanism.ipynb")))["cells"]
@@ -340,7 +340,10 @@ for _cell in _cells:
         _head = _text.strip().splitlines()[0] if _text.strip() else ""
         _in_tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(_head, _in_tests)
     elif _cell["cell_type"] == "code" and not _in_tests and "otter" not in _text:
-        exec(_text, globals())
+        _tree = ast.parse(_text)  # the master's definitions (its experiments would only cost time)
+        _tree.body = [n for n in _tree.body if isinstance(n, (ast.FunctionDef, ast.Import, ast.ImportFrom))
+                      or isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)]
+        exec(compile(_tree, "master", "exec"), globals())
 '''
 
 
@@ -975,7 +978,7 @@ print(json.dumps(result.scores))
 
 
 @work("test_attack_rewrites_the_grader")
-def _rewrite(tmp_path: Path) -> tuple[list[str], dict[str, float]]:
+def _rewrite(tmp_path: Path, attack: str = REWRITE_GRADER) -> tuple[list[str], dict[str, float]]:
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "grading", copy / "grading", ignore=shutil.ignore_patterns("__pycache__"))
     before = {p.relative_to(copy): p.read_bytes() for p in (copy / "grading").rglob("*.py")}
@@ -987,7 +990,7 @@ def _rewrite(tmp_path: Path) -> tuple[list[str], dict[str, float]]:
         assert done.returncode == 0, done.stderr[-2000:]
         return json.loads(done.stdout.strip().splitlines()[-1])
 
-    grade_with_copy([*blank(A1), REWRITE_GRADER], "mallory")
+    grade_with_copy([*blank(A1), attack], "mallory")
     after_blank = grade_with_copy(blank(A1), "zoe")
     changed = sorted(str(name) for name, data in before.items() if (copy / name).read_bytes() != data)
     return changed, after_blank
@@ -998,6 +1001,77 @@ def _rewrite(tmp_path: Path) -> tuple[list[str], dict[str, float]]:
 # Run on a copy of grading/, never on the repository's.
 def test_attack_rewrites_the_grader(outcome):
     changed, after_blank = outcome("test_attack_rewrites_the_grader")
+    assert not changed, f"the notebook changed the grader's files {changed}"
+    assert sum(after_blank.values()) == 0, f"a blank notebook graded afterwards got {after_blank}"
+
+
+SURVIVOR_BY_EXEC = EXEC + r'''
+import _posixsubprocess
+_script = (f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 0.2; done; echo $$ > {MARK}; sleep 20")
+_error_read, _error_write = os.pipe()
+_posixsubprocess.fork_exec([b"/bin/sh", b"-c", _script.encode()], [b"/bin/sh"], True, (), None, None,
+                           -1, -1, -1, -1, -1, -1, _error_read, _error_write, True, True, -1, None, None, None,
+                           -1, None, False)  # call_setsid=True: a session of its own
+'''
+
+
+@work("test_attack_process_outlives_grading_by_exec")
+def _survivor_by_exec(tmp_path: Path) -> tuple[Any, bool]:
+    mark = tmp_path / "still-running.txt"
+    path = write([*solution(A2), f"MARK = {str(mark)!r}\n" + SURVIVOR_BY_EXEC],
+                 tmp_path / "submission" / f"{A2}.ipynb")
+    try:
+        result = grader.grade_submission(path, A2, limits=LIMITS)
+        time.sleep(3)
+        return result, mark.exists()
+    finally:
+        if mark.exists():
+            try:
+                os.kill(int(mark.read_text()), signal.SIGKILL)  # the shell this test started
+            except (ValueError, ProcessLookupError):
+                pass
+
+
+# SUCCEEDS TODAY: os.fork is refused now, but _posixsubprocess.fork_exec(..., call_setsid=True) starts a
+# shell in its own session: it outlives the sandbox (and could do anything the grading user can)
+def test_attack_process_outlives_grading_by_exec(outcome):
+    result, survived = outcome("test_attack_process_outlives_grading_by_exec")
+    assert not survived, "a process started by the notebook is still running after grading"
+
+
+KILL_GRADEBOOK_BY_EXEC = EXEC + r'''
+_worker = os.getppid()
+_gradebook = _run("/bin/sh", "-c", f"cut -d' ' -f4 /proc/{_worker}/stat").strip()
+if "grading" in _run("/bin/cat", f"/proc/{_gradebook}/cmdline") and "--out" in _run("/bin/cat", f"/proc/{_gradebook}/cmdline"):
+    _run("/bin/kill", "-9", _gradebook)  # only ever the gradebook of this test
+'''
+
+WORK["test_attack_kills_the_gradebook_by_exec"] = lambda tmp: _grade_class(tmp, KILL_GRADEBOOK_BY_EXEC)
+
+
+# SUCCEEDS TODAY: /bin/kill run through _posixsubprocess.fork_exec stops the whole class's grading
+def test_attack_kills_the_gradebook_by_exec(outcome):
+    _assert_class_graded_fairly(*outcome("test_attack_kills_the_gradebook_by_exec"))
+
+
+REWRITE_GRADER_BY_EXEC = EXEC + r'''
+import sys
+_grader_file = os.path.join(os.path.dirname(sys.modules["grading.codec"].__file__), "grader.py")
+_patch = ("\n\ndef _grade_question(question, sb, ctx, result):\n"
+          "    result.scores[question.name] = question.points\n"
+          "    result.feedback[question.name] = ['all checks passed']\n")
+_run("/bin/sh", "-c", f"printf '%s' \"$0\" >> {_grader_file}", _patch)
+'''
+
+
+@work("test_attack_rewrites_the_grader_by_exec")
+def _rewrite_by_exec(tmp_path: Path) -> tuple[list[str], dict[str, float]]:
+    return _rewrite(tmp_path, REWRITE_GRADER_BY_EXEC)
+
+
+# SUCCEEDS TODAY: /bin/sh run through _posixsubprocess.fork_exec appends to grading/grader.py (a copy here)
+def test_attack_rewrites_the_grader_by_exec(outcome):
+    changed, after_blank = outcome("test_attack_rewrites_the_grader_by_exec")
     assert not changed, f"the notebook changed the grader's files {changed}"
     assert sum(after_blank.values()) == 0, f"a blank notebook graded afterwards got {after_blank}"
 
