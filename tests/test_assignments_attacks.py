@@ -7,11 +7,14 @@ it tries what that table does not —
 
 * **escaping the sandbox**: switching the harness's audit hook and tripwires off from a cell,
   importing or reading the grader's own reference code and the solution masters, opening rdplib's
-  files through a directory descriptor, forging a gradebook row through the grading worker's
-  result queue, killing the gradebook, leaving a process behind, writing outside the sandbox;
+  files through a directory descriptor or /proc/self/root, running programs through
+  ``_posixsubprocess.fork_exec`` (no audit event), forging a gradebook row through the grading
+  worker's result queue, killing the gradebook, leaving a process behind, writing outside the
+  sandbox, rewriting the grader (on a copy);
 * **fake mechanisms the hidden checks may miss**: mechanisms that are private only on the inputs
-  the grader happens to use (large arrays, arrays of equal values, small values, a fixed item
-  list), simulations replaced by a closed form plus matching randomness;
+  the grader happens to use (sizes, equal values, small values, a fixed item list, the epsilons
+  used), simulations replaced by a closed form plus matching randomness (also past the draw count
+  and the formula swap);
 * **fakes the grader does catch** (kept so that a change to the checks cannot let them through).
 
 Every case builds a real notebook, grades it with the real code path (``grade_submission``,
@@ -19,7 +22,7 @@ Every case builds a real notebook, grades it with the real code path (``grade_su
 points (a fake gets nothing for what it fakes; the honest rest of the notebook keeps its points),
 plus a flag where the grader should raise one. A case marked ``# SUCCEEDS TODAY: ...`` is an
 attack that gets through the grader at the time of writing: its test fails until the grader is
-fixed.
+fixed. ``# CLOSED ...`` marks one that got through earlier the same day and is caught now.
 """
 
 from __future__ import annotations
@@ -378,39 +381,39 @@ def dropped(attack: Attack) -> list[str]:
 # kind -> the submission and its fair outcome
 ATTACKS: dict[str, Attack] = {
     # ----------------------------------------------------------------- escaping the sandbox
-    # SUCCEEDS TODAY: `_harness._tampered = lambda *a: []` from a cell switches every tripwire off
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): `_harness._tampered = lambda *a: []` from a cell switches every tripwire off
     "tripwires switched off, then NumPy patched": Attack(
         A4, lambda: [*solution(A4), DISARM + "import numpy\nnumpy.allclose = lambda *a, **k: True\n"],
         lambda: nothing(A4), grader.FLAG_TAMPERING),
-    # SUCCEEDS TODAY: `_STATE["active"] = False` switches the audit hook off; rdplib then imports normally
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): `_STATE["active"] = False` switches the audit hook off; rdplib then imports normally
     "audit hook switched off, then rdplib imported": Attack(
         A3, lambda: [*blank(A3), DISARM + RDPLIB_AFTER_DISARM + wrappers(
             ["threshold_delta", "threshold_for_delta", "thresholded_histogram"])],
         lambda: nothing(A3)),
-    # SUCCEEDS TODAY: os.open("rdplib/...", dir_fd=<parent folder>) is not recognised as rdplib's file
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): os.open("rdplib/...", dir_fd=<parent folder>) is not recognised as rdplib's file
     "rdplib read through a directory descriptor": Attack(
         A4, lambda: [*blank(A4), RDPLIB_BY_DIR_FD + wrappers(["dp_histogram", "rdp_histogram",
                                                               "project_to_histograms"])],
         lambda: nothing(A4)),
-    # SUCCEEDS TODAY: `from grading.assignments.a5 import sketch, estimate, mse, cp, ...` works in the sandbox
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): `from grading.assignments.a5 import sketch, estimate, mse, cp, ...` works in the sandbox
     "the grader's reference answers imported": Attack(
         A5, lambda: [*blank(A5), IMPORT_GRADER_A5], lambda: nothing(A5)),
-    # SUCCEEDS TODAY: grading/assignments/a4.py is readable: its projection and its reference risks are copied
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): grading/assignments/a4.py is readable: its projection and its reference risks are copied
     "the grader's reference code read from its file": Attack(
         A4, lambda: [*blank(A4), EXEC_GRADER_A4], lambda: nothing(A4)),
-    # SUCCEEDS TODAY: book/assignments/masters/*.ipynb sits next to the grader and is readable from the sandbox
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): book/assignments/masters/*.ipynb sits next to the grader and is readable from the sandbox
     "the solution master read at grading time": Attack(
         A2, lambda: [*blank(A2), EXEC_MASTER_A2], lambda: nothing(A2)),
 
-    # SUCCEEDS TODAY: os.open("root/<path>", dir_fd=os.open("/proc/self")) reads any file (hook resolves against cwd)
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): os.open("root/<path>", dir_fd=os.open("/proc/self")) reads any file (hook resolves against cwd)
     "rdplib read through /proc/self/root": Attack(
         A4, lambda: [*blank(A4), RDPLIB_BY_PROC_ROOT + wrappers(["dp_histogram", "rdp_histogram",
                                                                  "project_to_histograms"])],
         lambda: nothing(A4)),
-    # SUCCEEDS TODAY: the same reads grading/assignments/a5.py; its functions answer four questions
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the same reads grading/assignments/a5.py; its functions answer four questions
     "the grader's reference answers read through /proc/self/root": Attack(
         A5, lambda: [*blank(A5), GRADER_A5_BY_PROC_ROOT], lambda: nothing(A5)),
-    # SUCCEEDS TODAY: the same reads the solution master
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the same reads the solution master
     "the solution master read through /proc/self/root": Attack(
         A2, lambda: [*blank(A2), MASTER_A2_BY_PROC_ROOT], lambda: nothing(A2)),
     # SUCCEEDS TODAY: _posixsubprocess.fork_exec runs /bin/cat past the audit hook: rdplib's files are read
@@ -421,7 +424,7 @@ ATTACKS: dict[str, Attack] = {
     "the solution master read by /bin/cat run through _posixsubprocess": Attack(
         A2, lambda: [*blank(A2), MASTER_A2_BY_CAT], lambda: nothing(A2)),
     # ----------------------------------------------------------------- mechanisms private only where the grader looks
-    # SUCCEEDS TODAY: the only scalar call (q2_law's last line) checks the size, not the noise
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the only scalar call (q2_law's last line) checks the size, not the noise
     "Laplace mechanism adds no noise to a single number": Attack(
         A2, lambda: [*solution(A2),
                      "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
@@ -430,7 +433,7 @@ ATTACKS: dict[str, Attack] = {
                      "        return float(value)  # one number: released as it is\n"
                      "    return value + rng.laplace(0.0, sensitivity / epsilon, size=value.shape)\n"],
         lambda: honest_except(A2, q2=1.0, q3=None)),
-    # SUCCEEDS TODAY: the law and privacy checks only use values 0, 3, -20, 10 and 11
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the law and privacy checks only use values 0, 3, -20, 10 and 11
     "Laplace noise shrinks for large values": Attack(
         A2, lambda: [*solution(A2),
                      "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
@@ -439,7 +442,7 @@ ATTACKS: dict[str, Attack] = {
                      "    noisy = value + scale * rng.laplace(0.0, 1.0, size=value.shape)\n"
                      "    return noisy if noisy.ndim else float(noisy)\n"],
         lambda: honest_except(A2, q2=1.0)),
-    # SUCCEEDS TODAY: q2's only small input is the 3 x 4 shape check; law and privacy use 100,000+ bits
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): q2's only small input is the 3 x 4 shape check; law and privacy use 100,000+ bits
     "randomized response leaves a handful of answers unflipped": Attack(
         A1, lambda: [*solution(A1),
                      "def randomized_response(bits, epsilon, rng):\n"
@@ -449,7 +452,7 @@ ATTACKS: dict[str, Attack] = {
                      "    flips = rng.random(bits.shape) < flip_probability(epsilon)\n"
                      "    return np.where(flips, 1 - bits, bits)\n"],
         lambda: honest_except(A1, q2=1.0, q5=None, q6=None)),
-    # SUCCEEDS TODAY: the law and privacy checks use 10,000+ cells; the 3-cell call only tests randomness
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the law and privacy checks use 10,000+ cells; the 3-cell call only tests randomness
     "DP histogram with noise only on large histograms": Attack(
         A4, lambda: [*solution(A4),
                      "def dp_histogram(counts, epsilon, rng):\n"
@@ -458,7 +461,7 @@ ATTACKS: dict[str, Attack] = {
                      "    scale = histogram_noise_scale(n, epsilon) if counts.size >= 1000 else 1e-9\n"
                      "    return counts / n + rng.laplace(0.0, scale, size=counts.shape)\n"],
         lambda: honest_except(A4, q1=0.5, q3=None)),
-    # SUCCEEDS TODAY: a local client reports one user at a time, but the checks only send 30,000+ users
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): a local client reports one user at a time, but the checks only send 30,000+ users
     "count-mean sketch client that flips only in large batches": Attack(
         A5, lambda: [*solution(A5),
                      "def cms_encode(items, hash_table, width, epsilon, rng):\n"
@@ -473,7 +476,7 @@ ATTACKS: dict[str, Attack] = {
                      "    flips = rng.random((num_users, width)) < cms_flip_probability(epsilon)\n"
                      "    return np.where(flips, 1 - one_hot, one_hot).astype(np.int8), hash_indices\n"],
         lambda: honest_except(A5, q2=0.5, q6=None)),
-    # SUCCEEDS TODAY: every check uses the same 40 items and a threshold of at most 2
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): every check uses the same 40 items and a threshold of at most 2
     "thresholding skipped for frequent categories": Attack(
         A3, lambda: [*solution(A3),
                      "def thresholded_histogram(items, epsilon, threshold, rng):\n"
@@ -483,20 +486,20 @@ ATTACKS: dict[str, Attack] = {
                      "    return {c: float(v) for c, v in zip(categories[keep].tolist(), noisy[keep])}\n"],
         lambda: honest_except(A3, q5=1.75)),
     # ----------------------------------------------------------------- simulations replaced by a closed form
-    # SUCCEEDS TODAY: a closed form with a tiny random wobble passes "varies with the generator" and the 6-sd band
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): a closed form with a tiny random wobble passes "varies with the generator" and the 6-sd band
     "simulated MSE is the formula plus a wobble": Attack(
         A2, lambda: [*solution(A2),
                      "def simulate_mse(p, n, epsilon, num_trials, rng):\n"
                      "    return float(laplace_mean_mse(p, n, epsilon)) * (1 + 1e-6 * rng.standard_normal())\n"],
         lambda: honest_except(A2, q5=0.75)),
-    # SUCCEEDS TODAY: one binomial draw at the closed-form probability has exactly the simulation's law
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): one binomial draw at the closed-form probability has exactly the simulation's law
     # (only the generator's consumption, one draw instead of num_trials, gives it away)
     "simulated release frequency is one binomial draw at the formula": Attack(
         A3, lambda: [*solution(A3),
                      "def simulate_release_probability(threshold, epsilon, num_trials, rng):\n"
                      "    return rng.binomial(num_trials, threshold_delta(threshold, epsilon)) / num_trials\n"],
         lambda: honest_except(A3, q2=0.75)),
-    # SUCCEEDS TODAY: Gaussian errors with the predicted MSE pass the mean and the MSE-ratio checks
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): Gaussian errors with the predicted MSE pass the mean and the MSE-ratio checks
     "sketch errors drawn from a Gaussian with the predicted MSE": Attack(
         A5, lambda: [*solution(A5),
                      "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng):\n"
@@ -504,7 +507,7 @@ ATTACKS: dict[str, Attack] = {
                      "    return rng.normal(0.0, 1.0, (num_repeats, np.size(counts))) * spread\n"],
         lambda: honest_except(A5, q6=0.75)),
     # ----------------------------------------------------------------- against the same-law gates and draw counts
-    # SUCCEEDS TODAY: one respondent's answer is never flipped; the smallest input of the checks has 5 bits
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): one respondent's answer is never flipped; the smallest input of the checks has 5 bits
     "randomized response leaves a single answer unflipped": Attack(
         A1, lambda: [*solution(A1),
                      "def randomized_response(bits, epsilon, rng):\n"
@@ -514,7 +517,7 @@ ATTACKS: dict[str, Attack] = {
                      "    flips = rng.random(bits.shape) < flip_probability(epsilon)\n"
                      "    return np.where(flips, 1 - bits, bits)\n"],
         lambda: honest_except(A1, q2=0.75, q5=None, q6=None)),
-    # SUCCEEDS TODAY: every array the checks send holds equal values (np.full, np.zeros); real data does not
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): every array the checks send holds equal values (np.full, np.zeros); real data does not
     "Laplace noise only on arrays of equal values": Attack(
         A2, lambda: [*solution(A2),
                      "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
@@ -525,7 +528,7 @@ ATTACKS: dict[str, Attack] = {
                      "    noisy = value + rng.laplace(0.0, scale, size=value.shape)\n"
                      "    return noisy if noisy.ndim else float(noisy)\n"],
         lambda: honest_except(A2, q2=1.0)),
-    # SUCCEEDS TODAY: a binary attribute (2 cells) is released exactly; the checks use 3 cells or more
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): a binary attribute (2 cells) is released exactly; the checks use 3 cells or more
     "DP histogram without noise on two-cell histograms": Attack(
         A4, lambda: [*solution(A4),
                      "def dp_histogram(counts, epsilon, rng):\n"
@@ -535,7 +538,7 @@ ATTACKS: dict[str, Attack] = {
                      "        return counts / n + 0.0 * rng.random(counts.shape)  # a yes/no question: exact\n"
                      "    return counts / n + rng.laplace(0.0, histogram_noise_scale(n, epsilon), size=counts.shape)\n"],
         lambda: honest_except(A4, q1=0.75, q3=None)),
-    # SUCCEEDS TODAY: the local client's real use, one user per call, is never checked (4 users at least)
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the local client's real use, one user per call, is never checked (4 users at least)
     "count-mean sketch client that does not flip a lone user": Attack(
         A5, lambda: [*solution(A5),
                      "def cms_encode(items, hash_table, width, epsilon, rng):\n"
@@ -550,7 +553,7 @@ ATTACKS: dict[str, Attack] = {
                      "    flips = rng.random((num_users, width)) < cms_flip_probability(epsilon)\n"
                      "    return np.where(flips, 1 - one_hot, one_hot).astype(np.int8), hash_indices\n"],
         lambda: honest_except(A5, q2=0.5, q6=None)),
-    # SUCCEEDS TODAY: the checks' items are a fixed list whose largest count is 30
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the checks' items are a fixed list whose largest count is 30
     "thresholding skipped for categories of 100 or more": Attack(
         A3, lambda: [*solution(A3),
                      "def thresholded_histogram(items, epsilon, threshold, rng):\n"
@@ -559,21 +562,21 @@ ATTACKS: dict[str, Attack] = {
                      "    keep = (noisy >= threshold) | (counts >= 100)  # big ones are always released\n"
                      "    return {c: float(v) for c, v in zip(categories[keep].tolist(), noisy[keep])}\n"],
         lambda: honest_except(A3, q5=1.75)),
-    # SUCCEEDS TODAY (hard to catch from outside): one uniform per trial against the closed-form probability
+    # CLOSED (succeeded before the grader fixes of 2026-11-26) (hard to catch from outside): one uniform per trial against the closed-form probability
     # has the simulation's law and its draw count
     "simulated release frequency from uniforms and the formula": Attack(
         A3, lambda: [*solution(A3),
                      "def simulate_release_probability(threshold, epsilon, num_trials, rng):\n"
                      "    return float(np.mean(rng.random(num_trials) < threshold_delta(threshold, epsilon)))\n"],
         lambda: honest_except(A3, q2=0.75)),
-    # SUCCEEDS TODAY: the formula, after burning one random number per trial; no check looks at the spread
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): the formula, after burning one random number per trial; no check looks at the spread
     "simulated MSE is the formula after burning draws": Attack(
         A2, lambda: [*solution(A2),
                      "def simulate_mse(p, n, epsilon, num_trials, rng):\n"
                      "    burnt = rng.random(num_trials)  # as many random numbers as trials\n"
                      "    return float(laplace_mean_mse(p, n, epsilon)) * (1 + 1e-6 * (burnt.mean() - 0.5))\n"],
         lambda: honest_except(A2, q5=0.75)),
-    # SUCCEEDS TODAY: Gaussian errors with the predicted MSE after burning as many draws as a simulation
+    # CLOSED (succeeded before the grader fixes of 2026-11-26): Gaussian errors with the predicted MSE after burning as many draws as a simulation
     "sketch errors from a Gaussian after burning draws": Attack(
         A5, lambda: [*solution(A5),
                      "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng):\n"
@@ -858,14 +861,14 @@ WORK["test_attack_forged_gradebook_row"] = lambda tmp: _grade_class(tmp, FORGE_G
 WORK["test_attack_kills_the_gradebook"] = lambda tmp: _grade_class(tmp, KILL_GRADEBOOK)
 
 
-# SUCCEEDS TODAY: a cell opens /proc/<worker>/fd/<result queue> and writes a message before the
+# CLOSED (succeeded before the grader fixes of 2026-11-26): a cell opens /proc/<worker>/fd/<result queue> and writes a message before the
 # worker's own: the gradebook's queue.get() raises (semaphore released too many times) and the whole
 # class's grading stops with a traceback
 def test_attack_message_in_the_gradebook_queue(outcome):
     _assert_class_graded_fairly(*outcome("test_attack_message_in_the_gradebook_queue"))
 
 
-# SUCCEEDS TODAY: the same message sent by a process that outlives the sandbox, right after the worker
+# CLOSED (succeeded before the grader fixes of 2026-11-26): the same message sent by a process that outlives the sandbox, right after the worker
 # has put its real row (which it swallows): the gradebook unpickles it, so the notebook's code runs in
 # the gradebook process, and records 15/15 for a blank notebook
 def test_attack_forged_gradebook_row(outcome):
@@ -883,7 +886,7 @@ if b"grading" in _command and b"--out" in _command:  # only ever the gradebook o
 '''
 
 
-# SUCCEEDS TODAY: with the audit hook off (`_STATE["active"] = False`), os.kill reaches the gradebook
+# CLOSED (succeeded before the grader fixes of 2026-11-26): with the audit hook off (`_STATE["active"] = False`), os.kill reaches the gradebook
 # process: the whole class's grading stops and no gradebook is written
 def test_attack_kills_the_gradebook(outcome):
     _assert_class_graded_fairly(*outcome("test_attack_kills_the_gradebook"))
@@ -924,7 +927,7 @@ def _survivor(tmp_path: Path) -> tuple[Any, bool]:
                 pass
 
 
-# SUCCEEDS TODAY: os.fork + os.setsid from a cell leaves a process running after grading has ended
+# CLOSED (succeeded before the grader fixes of 2026-11-26): os.fork + os.setsid from a cell leaves a process running after grading has ended
 def test_attack_process_outlives_grading(outcome):
     result, survived = outcome("test_attack_process_outlives_grading")
     check_scores(result, honest_except(A2), "a process that outlives grading")
@@ -951,7 +954,7 @@ def _write_outside(tmp_path: Path) -> int:
         shutil.rmtree(target, ignore_errors=True)
 
 
-# SUCCEEDS TODAY: the sandbox can write anywhere the grading user can, as much as it likes
+# CLOSED (succeeded before the grader fixes of 2026-11-26): the sandbox can write anywhere the grading user can, as much as it likes
 # (RLIMIT_FSIZE caps one file at 50 MB, not the total): a loop of such cells fills the disk
 def test_attack_writes_outside_the_sandbox(outcome):
     written = outcome("test_attack_writes_outside_the_sandbox")
@@ -996,7 +999,7 @@ def _rewrite(tmp_path: Path, attack: str = REWRITE_GRADER) -> tuple[list[str], d
     return changed, after_blank
 
 
-# SUCCEEDS TODAY (documented for setups without GRADING_SANDBOX_USER): a cell appends a new
+# CLOSED (succeeded before the grader fixes of 2026-11-26) (documented for setups without GRADING_SANDBOX_USER): a cell appends a new
 # _grade_question to grading/grader.py; every notebook graded afterwards gets full marks.
 # Run on a copy of grading/, never on the repository's.
 def test_attack_rewrites_the_grader(outcome):
@@ -1086,7 +1089,7 @@ def _many_exits(tmp_path: Path) -> tuple[Any, float]:
     return result, time.monotonic() - start
 
 
-# SUCCEEDS TODAY (a robustness failure, not a fake): after four cells that crash the notebook's process
+# CLOSED (succeeded before the grader fixes of 2026-11-26) (a robustness failure, not a fake): after four cells that crash the notebook's process
 # (a segfault each) the grader stops retrying and the honest answers above them score 0
 def test_many_cells_that_end_the_process(outcome):
     result, seconds = outcome("test_many_cells_that_end_the_process")
