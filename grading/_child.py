@@ -386,6 +386,50 @@ def _decode_arg(data, namespace, rngs):
 _ABSENT = object()
 
 
+def _forbid_exec() -> bool:
+    """A seccomp filter: ``execve`` and ``execveat`` fail with EPERM in this process and in every
+    process it forks (``_posixsubprocess.fork_exec`` raises no audit event, so the audit hook alone
+    cannot stop a notebook from running programs). Linux on x86-64 only; False elsewhere."""
+    import ctypes
+    import platform
+
+    if sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"):
+        return False
+    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
+    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+    program = [(ld, 0, 0, 4), (jeq, 1, 0, 0xC000003E), (ret, 0, 0, deny),  # foreign ABI: deny everything
+               (ld, 0, 0, 0), (jge, 3, 0, 0x40000000),  # x32 system calls: deny
+               (jeq, 2, 0, 59), (jeq, 1, 0, 322),  # execve, execveat
+               (ret, 0, 0, allow), (ret, 0, 0, deny)]
+
+    class Instruction(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint32)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
+
+    instructions = (Instruction * len(program))(*[Instruction(*i) for i in program])
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+    if libc.prctl(38, 1, None, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+        return False
+    prog = Program(len(program), instructions)
+    return libc.prctl(22, 2, ctypes.cast(ctypes.pointer(prog), ctypes.c_void_p), 0, 0) == 0  # SECCOMP_MODE_FILTER
+
+
+def _swap_code(originals, stand_ins):
+    """Give each original function the stand-in's code for one call, so that every reference to it
+    (another name, a default argument, a closure) runs the stand-in; returns what to restore."""
+    swapped = []
+    for key, original in originals.items():
+        stand_in = stand_ins[key]
+        if (isinstance(original, types.FunctionType) and isinstance(stand_in, types.FunctionType)
+                and not original.__code__.co_freevars and not stand_in.__code__.co_freevars):
+            swapped.append((original, original.__code__, original.__defaults__, original.__kwdefaults__))
+            original.__code__, original.__defaults__, original.__kwdefaults__ = stand_in.__code__, None, None
+    return swapped
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:300]}"
 
@@ -420,6 +464,7 @@ def handle(request, namespace, sink):
         except Exception as exc:  # noqa: BLE001
             return {"ok": False, "error": _describe(exc)}
         saved = {k: namespace.get(k, _ABSENT) for k in replaced}
+        codes = _swap_code(saved, replaced)
         namespace.update(replaced)
         start = time.monotonic()
         _start_clock(float(request.get("limit", 30)))
@@ -434,6 +479,8 @@ def handle(request, namespace, sink):
             return {"ok": False, "error": _describe(exc)}
         finally:
             _stop_clock()
+            for function, code, defaults, kwdefaults in codes:
+                function.__code__, function.__defaults__, function.__kwdefaults__ = code, defaults, kwdefaults
             for key, value in saved.items():
                 if value is _ABSENT:
                     namespace.pop(key, None)
@@ -491,6 +538,7 @@ def main() -> int:
     audit, run, answer, workdir, exit_now = sys.audit, run_cells, handle, os.path.realpath(init["cwd"]), os._exit
     allowed = [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, workdir]
     os._exit = _exit_from_notebook  # a cell calling os._exit ends itself with SystemExit, not the process
+    _forbid_exec()  # before the hook: it needs ctypes, which the hook refuses
     _install_hook(init.get("forbidden_dirs", []), [os.path.dirname(_HERE)], allowed, workdir, main.__code__,
                   _snapshot(stub))
     cells = run(init["cells"], namespace, float(init.get("cell_limit", 20)), sink, send)

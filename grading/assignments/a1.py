@@ -70,6 +70,14 @@ def q2_sizes(sb, ctx):
         small = np.concatenate([as_array(sb.call("randomized_response", bits, 1.0, g), "randomized_response")
                                 .ravel() != bits for _ in range(calls)])
         same_law(small, large, "randomized_response: the flips")
+    # at every epsilon the flips follow the notebook's own flip_probability (a wrong formula loses q1 and
+    # the flip-rate check only; a mechanism that stops flipping at some epsilon fails here)
+    for epsilon in (float(g.uniform(0.05, 0.5)), float(g.uniform(2.5, 6.0))):
+        q_own = as_float(sb.call("flip_probability", epsilon), "flip_probability")
+        require(0.0 < q_own < 1.0, "flip_probability must lie between 0 and 1")
+        out = as_array(sb.call("randomized_response", np.zeros(40_000, dtype=int), epsilon, g), "randomized_response")
+        binomial_fits(int(np.sum(out != 0)), out.size, q_own,
+                      "randomized_response: the flips must follow flip_probability at every epsilon")
 
 
 def q2_law(sb, ctx):
@@ -193,7 +201,7 @@ QUESTIONS = [
     Question("q2", ["randomized_response"], [
         Check("randomness drawn from rng", 0.5, q2_random, gate=True),
         Check("shape, integer bits, input untouched", 0.25, q2_shape),
-        Check("the same flips on few bits as on many", 0.5, q2_sizes, statistical=True, gate=True),
+        Check("the same flips on few bits as on many, and at every epsilon", 0.5, q2_sizes, statistical=True, gate=True),
         Check("flip rate at two epsilons", 0.75, q2_law, statistical=True),
         Check("independent flips at every position", 0.25, q2_positions, statistical=True),
         Check("empirical privacy on neighbouring bits", 0.75, q2_privacy, statistical=True)]),

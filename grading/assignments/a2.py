@@ -46,7 +46,8 @@ q2_random = randomness("laplace_mechanism", lambda g: (np.zeros(50), 1.0, 1.0, g
 def q2_sizes(sb, ctx):
     # single numbers and arrays, small and large values: the noise must not depend on them
     g = ctx.rng()
-    scale = 2.0
+    scale = as_float(sb.call("laplace_scale", 1.0, 0.5), "laplace_scale")  # the notebook's own scale
+    require(scale > 0, "laplace_scale must be positive")
     values = np.sign(g.uniform(-1, 1, 600)) * 10 ** g.uniform(-2, 6, 600)
     single = np.array([as_float(sb.call("laplace_mechanism", float(v), 1.0, 0.5, g), "laplace_mechanism") - v
                        for v in values])
@@ -58,6 +59,12 @@ def q2_sizes(sb, ctx):
     same_law(single / scale, zeros / scale, "laplace_mechanism: noise on single numbers")
     same_law(large / scale, zeros / scale, "laplace_mechanism: noise on large values")
     same_law(spread / scale, zeros / scale, "laplace_mechanism: noise on different values")
+    # a large scale too, each normalised by the notebook's own laplace_scale
+    sensitivity, epsilon = float(10 ** g.uniform(0, 2)), float(10 ** g.uniform(-2, -0.5))
+    wide = as_float(sb.call("laplace_scale", sensitivity, epsilon), "laplace_scale")
+    require(wide > 0, "laplace_scale must be positive")
+    noisy = as_array(sb.call("laplace_mechanism", np.zeros(20_000), sensitivity, epsilon, g), "laplace_mechanism")
+    same_law(noisy / wide, zeros / scale, "laplace_mechanism: noise at a large scale")
 
 
 def q2_law(sb, ctx):
@@ -141,7 +148,7 @@ QUESTIONS = [
     Question("q2", ["laplace_scale", "laplace_mechanism"], [
         Check("Laplace scale", 0.5, q2_scale),
         Check("randomness drawn from rng", 0.5, q2_random, gate=True),
-        Check("the same noise on single numbers, arrays, small and large values", 0.5, q2_sizes,
+        Check("the same noise on single numbers, arrays, small and large values, at every scale", 0.5, q2_sizes,
               statistical=True, gate=True),
         Check("noise follows the Laplace law at two settings", 1.0, q2_law, statistical=True),
         Check("empirical privacy on neighbouring values", 0.5, q2_privacy, statistical=True)]),
