@@ -117,3 +117,11 @@ def test_boxes_exercises_and_figures_are_numbered_as_in_the_book(book):
             if label.startswith(("thm-", "def-", "alg-", "lem-", "ex-")):
                 assert re.fullmatch(rf"[A-Z][a-z]+ {number}\.\d+", book.labels[label]), (label, book.labels[label])
     assert book.labels["fig-rr-ratio"] == "Fig. 3.1"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "book").glob("ch*.ipynb")), ids=lambda p: p.stem)
+def test_a_slide_tag_never_shows_what_the_book_hides(path):
+    for cell in nbformat.read(path, as_version=4).cells:
+        tags = set(cell.metadata.get("tags", []))
+        if "slide" in tags:
+            assert not tags & {"remove-cell", "remove-input", "no-slide"}, cell.source[:60]
