@@ -96,7 +96,7 @@ test-standalone: $(STAMP)
 	$(PY) -m pytest -q tests/standalone -p no:cacheprovider -s
 
 test-assignments: $(STAMP)
-	$(PY) -m pytest -q tests/test_assignments.py tests/test_assignments_grading.py -p no:cacheprovider
+	$(PY) -m pytest -q tests/test_assignments.py tests/test_assignments_grading.py tests/test_assignments_attacks.py -p no:cacheprovider
 
 # Browser tests: every page of _build/html (built when missing) in Chromium, axe-core (WCAG 2.1 AA,
 # light and dark mode), and JupyterLab end to end. BOOK_HTML_DIR=<dir> tests another build.

@@ -20,7 +20,7 @@ it tries what that table does not —
 Every case builds a real notebook, grades it with the real code path (``grade_submission``,
 ``grade_folder`` or ``python -m grading``) and asserts the *fair* outcome: per question a range of
 points (a fake gets nothing for what it fakes; the honest rest of the notebook keeps its points),
-plus a flag where the grader should raise one. A case marked ``# SUCCEEDS TODAY: ...`` is an
+plus a flag where the grader should raise one. A case marked ``# CLOSED (got through earlier the same day): ...`` is an
 attack that gets through the grader at the time of writing: its test fails until the grader is
 fixed. ``# CLOSED ...`` marks one that got through earlier the same day and is caught now.
 """
@@ -416,11 +416,11 @@ ATTACKS: dict[str, Attack] = {
     # CLOSED (succeeded before the grader fixes of 2026-11-26): the same reads the solution master
     "the solution master read through /proc/self/root": Attack(
         A2, lambda: [*blank(A2), MASTER_A2_BY_PROC_ROOT], lambda: nothing(A2)),
-    # SUCCEEDS TODAY: _posixsubprocess.fork_exec runs /bin/cat past the audit hook: rdplib's files are read
+    # CLOSED (got through earlier the same day): _posixsubprocess.fork_exec runs /bin/cat past the audit hook: rdplib's files are read
     "rdplib read by /bin/cat run through _posixsubprocess": Attack(
         A4, lambda: [*blank(A4), RDPLIB_BY_CAT + wrappers(["dp_histogram", "rdp_histogram", "project_to_histograms"])],
         lambda: nothing(A4)),
-    # SUCCEEDS TODAY: the same /bin/cat reads the solution master
+    # CLOSED (got through earlier the same day): the same /bin/cat reads the solution master
     "the solution master read by /bin/cat run through _posixsubprocess": Attack(
         A2, lambda: [*blank(A2), MASTER_A2_BY_CAT], lambda: nothing(A2)),
     # ----------------------------------------------------------------- mechanisms private only where the grader looks
@@ -586,44 +586,44 @@ ATTACKS: dict[str, Attack] = {
                      "    return rng.normal(0.0, 1.0, (num_repeats, counts.size)) * spread\n"],
         lambda: honest_except(A5, q6=0.75)),
     # ----------------------------------------------------------------- against the formula swap and the epsilons used
-    # SUCCEEDS TODAY: the closed form bound as a default argument is not reached by the swap of the global name
+    # CLOSED (got through earlier the same day): the closed form bound as a default argument is not reached by the swap of the global name
     "simulated release frequency from the formula bound at definition": Attack(
         A3, lambda: [*solution(A3),
-                     "def simulate_release_probability(threshold, epsilon, num_trials, rng, _delta=threshold_delta):\\n"
-                     "    return float(np.mean(rng.random(num_trials) < _delta(threshold, epsilon)))\\n"],
+                     "def simulate_release_probability(threshold, epsilon, num_trials, rng, _delta=threshold_delta):\n"
+                     "    return float(np.mean(rng.random(num_trials) < _delta(threshold, epsilon)))\n"],
         lambda: honest_except(A3, q2=0.75)),
-    # SUCCEEDS TODAY: the same for the simulated MSE (burning one draw per trial)
+    # CLOSED (got through earlier the same day): the same for the simulated MSE (burning one draw per trial)
     "simulated MSE from the formula bound at definition": Attack(
         A2, lambda: [*solution(A2),
-                     "def simulate_mse(p, n, epsilon, num_trials, rng, _mse=laplace_mean_mse):\\n"
-                     "    burnt = rng.random(num_trials)\\n"
-                     "    return float(_mse(p, n, epsilon)) * (1 + 1e-6 * (burnt.mean() - 0.5))\\n"],
+                     "def simulate_mse(p, n, epsilon, num_trials, rng, _mse=laplace_mean_mse):\n"
+                     "    burnt = rng.random(num_trials)\n"
+                     "    return float(_mse(p, n, epsilon)) * (1 + 1e-6 * (burnt.mean() - 0.5))\n"],
         lambda: honest_except(A2, q5=0.75)),
-    # SUCCEEDS TODAY: the same for the sketch errors (Gaussian with the predicted MSE)
+    # CLOSED (got through earlier the same day): the same for the sketch errors (Gaussian with the predicted MSE)
     "sketch errors from the predicted MSE bound at definition": Attack(
         A5, lambda: [*solution(A5),
-                     "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng, _mse=cms_mse):\\n"
-                     "    counts = np.asarray(counts)\\n"
-                     "    rng.random(int(counts.sum()) * num_repeats)\\n"
-                     "    spread = np.sqrt(_mse(counts, epsilon, num_hashes, width))\\n"
-                     "    return rng.normal(0.0, 1.0, (num_repeats, counts.size)) * spread\\n"],
+                     "def simulate_sketch_errors(counts, epsilon, num_hashes, width, num_repeats, rng, _mse=cms_mse):\n"
+                     "    counts = np.asarray(counts)\n"
+                     "    rng.random(int(counts.sum()) * num_repeats)\n"
+                     "    spread = np.sqrt(_mse(counts, epsilon, num_hashes, width))\n"
+                     "    return rng.normal(0.0, 1.0, (num_repeats, counts.size)) * spread\n"],
         lambda: honest_except(A5, q6=0.75)),
-    # SUCCEEDS TODAY: randomized_response is only called with epsilon <= 1.7; above 2 it stops flipping
+    # CLOSED (got through earlier the same day): randomized_response is only called with epsilon <= 1.7; above 2 it stops flipping
     "randomized response stops flipping above epsilon 2": Attack(
         A1, lambda: [*solution(A1),
-                     "def randomized_response(bits, epsilon, rng):\\n"
-                     "    bits = np.asarray(bits, dtype=int)\\n"
-                     "    flips = rng.random(bits.shape) < (flip_probability(epsilon) if epsilon <= 2 else 0.0)\\n"
-                     "    return np.where(flips, 1 - bits, bits)\\n"],
+                     "def randomized_response(bits, epsilon, rng):\n"
+                     "    bits = np.asarray(bits, dtype=int)\n"
+                     "    flips = rng.random(bits.shape) < (flip_probability(epsilon) if epsilon <= 2 else 0.0)\n"
+                     "    return np.where(flips, 1 - bits, bits)\n"],
         lambda: honest_except(A1, q2=0.75, q5=None, q6=None)),
-    # SUCCEEDS TODAY: every scale the checks ask of laplace_mechanism is at most 2; larger ones are capped
+    # CLOSED (got through earlier the same day): every scale the checks ask of laplace_mechanism is at most 2; larger ones are capped
     "Laplace noise capped at scale 2": Attack(
         A2, lambda: [*solution(A2),
-                     "def laplace_mechanism(value, sensitivity, epsilon, rng):\\n"
-                     "    value = np.asarray(value, dtype=float)\\n"
-                     "    scale = min(sensitivity / epsilon, 2.0)  # more noise than that is useless anyway\\n"
-                     "    noisy = value + rng.laplace(0.0, scale, size=value.shape)\\n"
-                     "    return noisy if noisy.ndim else float(noisy)\\n"],
+                     "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
+                     "    value = np.asarray(value, dtype=float)\n"
+                     "    scale = min(sensitivity / epsilon, 2.0)  # more noise than that is useless anyway\n"
+                     "    noisy = value + rng.laplace(0.0, scale, size=value.shape)\n"
+                     "    return noisy if noisy.ndim else float(noisy)\n"],
         lambda: honest_except(A2, q2=1.0, q3=None)),
     # ----------------------------------------------------------------- fakes the grader catches today
     "randomized response replays its first output": Attack(
@@ -1035,7 +1035,7 @@ def _survivor_by_exec(tmp_path: Path) -> tuple[Any, bool]:
                 pass
 
 
-# SUCCEEDS TODAY: os.fork is refused now, but _posixsubprocess.fork_exec(..., call_setsid=True) starts a
+# CLOSED (got through earlier the same day): os.fork is refused now, but _posixsubprocess.fork_exec(..., call_setsid=True) starts a
 # shell in its own session: it outlives the sandbox (and could do anything the grading user can)
 def test_attack_process_outlives_grading_by_exec(outcome):
     result, survived = outcome("test_attack_process_outlives_grading_by_exec")
@@ -1052,7 +1052,7 @@ if "grading" in _run("/bin/cat", f"/proc/{_gradebook}/cmdline") and "--out" in _
 WORK["test_attack_kills_the_gradebook_by_exec"] = lambda tmp: _grade_class(tmp, KILL_GRADEBOOK_BY_EXEC)
 
 
-# SUCCEEDS TODAY: /bin/kill run through _posixsubprocess.fork_exec stops the whole class's grading
+# CLOSED (got through earlier the same day): /bin/kill run through _posixsubprocess.fork_exec stops the whole class's grading
 def test_attack_kills_the_gradebook_by_exec(outcome):
     _assert_class_graded_fairly(*outcome("test_attack_kills_the_gradebook_by_exec"))
 
@@ -1072,7 +1072,7 @@ def _rewrite_by_exec(tmp_path: Path) -> tuple[list[str], dict[str, float]]:
     return _rewrite(tmp_path, REWRITE_GRADER_BY_EXEC)
 
 
-# SUCCEEDS TODAY: /bin/sh run through _posixsubprocess.fork_exec appends to grading/grader.py (a copy here)
+# CLOSED (got through earlier the same day): /bin/sh run through _posixsubprocess.fork_exec appends to grading/grader.py (a copy here)
 def test_attack_rewrites_the_grader_by_exec(outcome):
     changed, after_blank = outcome("test_attack_rewrites_the_grader_by_exec")
     assert not changed, f"the notebook changed the grader's files {changed}"
