@@ -20,9 +20,9 @@ it tries what that table does not —
 Every case builds a real notebook, grades it with the real code path (``grade_submission``,
 ``grade_folder`` or ``python -m grading``) and asserts the *fair* outcome: per question a range of
 points (a fake gets nothing for what it fakes; the honest rest of the notebook keeps its points),
-plus a flag where the grader should raise one. A case marked ``# CLOSED (got through earlier the same day): ...`` is an
-attack that gets through the grader at the time of writing: its test fails until the grader is
-fixed. ``# CLOSED ...`` marks one that got through earlier the same day and is caught now.
+plus a flag where the grader should raise one. ``# CLOSED ...`` marks an attack that got through
+the grader when it was written (2026-11-26) and is caught now; a new attack that gets through is
+added with ``# SUCCEEDS TODAY: ...`` and its test fails until the grader is fixed.
 """
 
 from __future__ import annotations
