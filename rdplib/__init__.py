@@ -22,7 +22,7 @@ from .accounting import (
     threshold_for_delta,
     thresholded_histogram,
 )
-from .audit import AuditResult, audit_epsilon, clopper_pearson
+from .audit import AuditResult, audit_epsilon, clopper_pearson, kolmogorov_sf, ks_two_sample
 from .composition import (
     advanced_composition,
     gaussian_epsilon,
@@ -96,4 +96,6 @@ __all__ = [
     "audit_epsilon",
     "AuditResult",
     "clopper_pearson",
+    "kolmogorov_sf",
+    "ks_two_sample",
 ]
