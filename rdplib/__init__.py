@@ -1,7 +1,8 @@
 """rdplib: the helper library of the executable book on random differential privacy.
 
 Thin, vectorised and validated versions of what the book's chapters, assignments and
-outside checks reuse: the mechanisms, the accounting, the private histograms with the
+outside checks reuse: the mechanisms, the accounting (with numerical privacy-loss
+distributions in :mod:`rdplib.pld`), the private histograms with the
 exact L1 projection, the data-dependent scale, the count-mean sketch and the auditor.
 Each chapter writes its mechanism in the open first and checks it against the
 version here. Randomness is taken as ``rng=None | int | numpy.random.Generator``.
@@ -29,6 +30,8 @@ from .composition import (
     gaussian_renyi,
     gaussian_renyi_epsilon,
     renyi_to_dp,
+    subsampled_gaussian_epsilon,
+    subsampled_gaussian_renyi,
     zcdp_to_dp,
 )
 from .datadep import quantile_scale
@@ -41,6 +44,7 @@ from .histograms import (
     rdp_histogram,
 )
 from .local import CountMeanSketch
+from .pld import PrivacyLossDistribution, gaussian_pld, laplace_pld, subsampled_gaussian_pld
 from .mechanisms import (
     clipped_mean,
     gaussian_delta,
@@ -81,6 +85,13 @@ __all__ = [
     "gaussian_renyi_epsilon",
     "renyi_to_dp",
     "zcdp_to_dp",
+    # Poisson subsampling (Rényi DP) and privacy-loss distributions
+    "subsampled_gaussian_renyi",
+    "subsampled_gaussian_epsilon",
+    "PrivacyLossDistribution",
+    "laplace_pld",
+    "gaussian_pld",
+    "subsampled_gaussian_pld",
     # histograms and random differential privacy
     "histogram_counts",
     "dp_histogram",

@@ -47,12 +47,20 @@ __all__ = [
     "gaussian_renyi",
     "gaussian_renyi_epsilon",
     "renyi_to_dp",
+    "subsampled_gaussian_epsilon",
+    "subsampled_gaussian_renyi",
     "zcdp_to_dp",
 ]
 
 # Rényi orders searched by default: alpha - 1 from 1e-3 to 1e5, geometrically spaced
 # (successive orders 1.2 % apart, so the grid costs well under 0.01 % of ε near the optimum).
 _DEFAULT_ORDERS = 1.0 + np.geomspace(1e-3, 1e5, 1601)
+
+# Orders for the subsampled Gaussian: those of Google's dp-accounting RDP accountant
+# (1.1 to 10.9 by 0.1, 11 to 63, 128, 256, 512, 1024).
+_SUBSAMPLED_ORDERS = np.concatenate(
+    [1.0 + np.arange(1, 100) / 10.0, np.arange(11.0, 64.0), [128.0, 256.0, 512.0, 1024.0]]
+)
 
 
 def advanced_composition(epsilon: float, delta: float, k: int, delta_prime: float) -> tuple[float, float]:
@@ -374,3 +382,157 @@ def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike 
             break
     out = np.where(at_zero, 0.0, upper)
     return float(out) if out.ndim == 0 else out
+
+
+def _log_mix(u: np.ndarray, q: float) -> np.ndarray:
+    """``ln(1 - q + q e^u)``, accurate for small and large u."""
+    out = np.empty_like(u)
+    small = u < 30.0
+    out[small] = np.log1p(q * np.expm1(u[small]))
+    with np.errstate(divide="ignore"):
+        out[~small] = np.logaddexp(math.log1p(-q) if q < 1 else -math.inf, math.log(q) + u[~small])
+    return out
+
+
+def _log_mixture_moment(power: float, sigma: float, q: float) -> float:
+    """``ln E[m(Y)^power]`` for ``Y ~ N(0, σ²)`` and ``m(y) = 1 - q + q e^((2y-1)/(2σ²))``.
+
+    ``m`` is the density ratio of ``(1-q) N(0, σ²) + q N(1, σ²)`` to ``N(0, σ²)``, so
+    ``power = α`` gives the Rényi moment of the mixture against the Gaussian and
+    ``power = 1 - α`` the reverse. Integrated by the trapezoid rule on a uniform grid
+    (step ``min(σ/8, σ²/4)``, fine enough for the Gaussian and for the sharp switch
+    between the two branches of ``m``) over windows around the two peaks of the
+    integrand, ``y = 0`` and ``y = power``, wide enough that what lies outside is
+    below ``e^-745`` of the total. Summed in logarithms (no overflow), and as
+    ``E[m^power - 1]`` with expm1 when the result is near 0 (no cancellation).
+    """
+    step = min(sigma / 8.0, sigma * sigma / 4.0)
+    half_width = sigma * math.sqrt(2.0 * (745.0 + max(power, 0.0) * math.log(2.0)))
+    windows = sorted([(-half_width, half_width), (power - half_width, power + half_width)])
+    if windows[1][0] <= windows[0][1]:  # overlapping: one window
+        windows = [(windows[0][0], max(windows[0][1], windows[1][1]))]
+    ys = np.concatenate([lo + step * np.arange(int(math.ceil((hi - lo) / step)) + 1) for lo, hi in windows])
+    log_weight = -0.5 * (ys / sigma) ** 2 + math.log(step) - math.log(sigma * math.sqrt(2.0 * math.pi))
+    exponent = power * _log_mix((2.0 * ys - 1.0) / (2.0 * sigma * sigma), q)
+    from scipy.special import logsumexp
+
+    log_moment = float(logsumexp(log_weight + exponent))
+    if abs(log_moment) < 0.1:  # near 0: sum m^power - 1 directly, then log1p
+        weight = np.exp(log_weight)
+        with np.errstate(over="ignore"):
+            terms = np.where(exponent < 700.0, weight * np.expm1(np.minimum(exponent, 700.0)),
+                             np.exp(np.minimum(log_weight + exponent, 700.0)) - weight)
+        excess = math.fsum(terms)
+        log_moment = math.log1p(max(excess, -1.0 + 1e-300))
+    return log_moment
+
+
+def subsampled_gaussian_renyi(alpha: ArrayLike, sigma: float, sampling_rate: float) -> np.ndarray | float:
+    """Rényi DP curve of the Poisson-subsampled Gaussian mechanism.
+
+    Each record joins the batch with probability q; the batch sum (L2
+    sensitivity 1) gets ``N(0, σ²)`` noise. With add/remove neighbours the outputs
+    on the two datasets are ``P = (1-q) N(0, σ²) + q N(1, σ²)`` and
+    ``Q = N(0, σ²)``, and the curve is the larger of ``D_α(P || Q)`` and
+    ``D_α(Q || P)``. Both are computed by numerical integration, at integer and
+    fractional orders alike, in logarithms (finite for large α and small σ).
+    Mironov, Talwar & Zhang (2019) prove that ``D_α(P || Q)`` is the larger (the
+    tests check it); Google's dp-accounting computes that direction by series.
+    At ``q = 1`` the curve is that of the Gaussian mechanism,
+    :func:`gaussian_renyi`, ``α / (2σ²)``.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Rényi order(s), each finite and ``> 1``.
+    sigma : float
+        Noise multiplier σ (noise standard deviation over sensitivity), in [1e-3, 1e6].
+    sampling_rate : float
+        Poisson sampling probability q, in (0, 1].
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The Rényi ε at each order, same shape as ``alpha``.
+
+    Examples
+    --------
+    Batches of 1 % with σ = 1: far below the Gaussian's ``α/2`` at small orders
+    (0.00017 against 1 at α = 2), closer to it at large orders (11.5 against 16.25):
+
+    >>> curve = subsampled_gaussian_renyi([2.0, 8.0, 32.5], sigma=1.0, sampling_rate=0.01)
+    >>> [round(float(value), 5) for value in curve]
+    [0.00017, 0.00089, 11.49863]
+    >>> subsampled_gaussian_renyi(2.0, sigma=1.0, sampling_rate=1.0)  # the Gaussian's α / (2σ²)
+    1.0
+    """
+    orders = check_numeric_array(alpha, "alpha")
+    if np.any(orders <= 1):
+        raise ValueError("alpha: Rényi orders must be > 1")
+    sigma = _real_scalar(sigma, "sigma")
+    if not (1e-3 <= sigma <= 1e6):
+        raise ValueError(f"sigma: must lie in [1e-3, 1e6], got {sigma}")
+    q = _real_scalar(sampling_rate, "sampling_rate")
+    if not (0.0 < q <= 1.0):
+        raise ValueError(f"sampling_rate: must lie in (0, 1], got {q}")
+    if q == 1.0:
+        return gaussian_renyi(orders, sigma)
+    flat = orders.ravel()
+    out = np.empty(flat.shape)
+    cache: dict[float, float] = {}
+    for i, order in enumerate(flat):
+        if order not in cache:
+            forward = _log_mixture_moment(order, sigma, q)
+            reverse = _log_mixture_moment(1.0 - order, sigma, q)
+            cache[order] = max(forward, reverse, 0.0) / (order - 1.0)
+        out[i] = cache[order]
+    out = out.reshape(orders.shape)
+    return float(out) if out.ndim == 0 else out
+
+
+def subsampled_gaussian_epsilon(
+    sigma: float,
+    sampling_rate: float,
+    steps: int,
+    delta: float,
+    orders: ArrayLike | None = None,
+    method: str = "improved",
+) -> float:
+    """ε after T steps of the Poisson-subsampled Gaussian, by the Rényi DP accountant.
+
+    Adds T copies of :func:`subsampled_gaussian_renyi` and converts the sum with
+    :func:`renyi_to_dp` at the best order. This is the accountant of DP-SGD
+    (Abadi et al., 2016; Mironov, Talwar & Zhang, 2019). The default orders are
+    those of Google's dp-accounting RDP accountant (1.1 to 10.9 in steps of 0.1,
+    11 to 63, 128, 256, 512, 1024), so its answers match that library's.
+
+    Parameters
+    ----------
+    sigma : float
+        Noise multiplier σ, in [1e-3, 1e6].
+    sampling_rate : float
+        Poisson sampling probability q, in (0, 1].
+    steps : int
+        Number of steps T, an integer ``>= 1``.
+    delta : float
+        Target δ, in (0, 1).
+    orders : array_like, optional
+        Rényi orders to search, each ``> 1``.
+    method : {"improved", "classic"}
+        Conversion, passed to :func:`renyi_to_dp`.
+
+    Returns
+    -------
+    float
+        The ε of the T steps together, at the given δ.
+
+    Examples
+    --------
+    >>> round(subsampled_gaussian_epsilon(1.0, 0.01, 1000, 1e-5), 3)
+    2.101
+    """
+    steps = check_int(steps, "steps", minimum=1)
+    delta = check_delta(delta, allow_zero=False)
+    alphas = _SUBSAMPLED_ORDERS if orders is None else check_numeric_array(orders, "orders")
+    curve = steps * subsampled_gaussian_renyi(alphas, sigma, sampling_rate)
+    return renyi_to_dp(np.atleast_1d(alphas), np.atleast_1d(curve), delta, method=method)[0]

@@ -178,7 +178,7 @@ def test_no_module_serves_a_single_chapter():
     """The package holds the reusable modules only; chapter code lives in the chapters."""
     package = Path(rdplib.__file__).parent
     modules = sorted(p.stem for p in package.glob("*.py") if not p.stem.startswith("_"))
-    assert modules == ["accounting", "audit", "composition", "datadep", "histograms", "local", "mechanisms"]
+    assert modules == ["accounting", "audit", "composition", "datadep", "histograms", "local", "mechanisms", "pld"]
     assert sorted(p.name for p in (package / "plotting").glob("*.py")) == ["__init__.py"]
     assert sorted(p.name for p in (package / "widgets").glob("*.py")) == ["__init__.py", "_base.py"]
 
@@ -198,5 +198,5 @@ def test_every_public_name_has_a_docstring_with_an_example(module, name):
 
 def test_api_page_documents_every_module():
     page = (Path(__file__).resolve().parents[1] / "book" / "reference" / "api.md").read_text()
-    for module in ("mechanisms", "accounting", "composition", "histograms", "datadep", "local", "audit", "widgets", "plotting"):
+    for module in ("mechanisms", "accounting", "composition", "pld", "histograms", "datadep", "local", "audit", "widgets", "plotting"):
         assert f"rdplib.{module}" in page, module

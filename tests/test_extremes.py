@@ -336,6 +336,79 @@ class TestAccountants:
         raises_naming(ValueError, "sigma", lambda: rdplib.gaussian_renyi(2.0, NAN))
 
 
+@exercises("kolmogorov_sf", "ks_two_sample")
+class TestKolmogorov:
+    def test_survival_function_at_the_extremes(self):
+        out = rdplib.kolmogorov_sf(np.array([1e-3, 0.5, 40.0, 1e6]))
+        assert finite(out) and np.all((0 <= out) & (out <= 1)) and np.all(np.diff(out) <= 0)
+
+    def test_two_sample_with_huge_values(self):
+        statistic, p_value = rdplib.ks_two_sample(np.array([1e300, -1e300, 0.0]), np.array([1.0]))
+        assert 0 <= statistic <= 1 and 0 <= p_value <= 1
+
+    @pytest.mark.xfail(strict=True, raises=RuntimeWarning,
+                       reason="kolmogorov_sf divides by x**2, which underflows to 0 at x = 0 and x = 1e-300")
+    def test_survival_function_at_zero(self):
+        assert rdplib.kolmogorov_sf(np.array([0.0, 1e-300])).tolist() == [1.0, 1.0]
+
+
+# ---------------------------------------------------------------- subsampling and privacy-loss distributions
+@exercises("subsampled_gaussian_renyi", "subsampled_gaussian_epsilon")
+class TestSubsampledRenyi:
+    @pytest.mark.parametrize("sigma", [1e-3, 0.5, 1e4])
+    @pytest.mark.parametrize("q", [1e-9, 0.01, 1.0 - 1e-9, 1.0])
+    def test_curve_is_finite_and_below_the_gaussian(self, sigma, q):
+        alphas = np.array([1.0 + 1e-6, 1.5, 2.0, 64.0, 1e4])
+        curve = rdplib.subsampled_gaussian_renyi(alphas, sigma, q)
+        assert finite(curve) and np.all(curve >= 0)
+        gaussian = rdplib.gaussian_renyi(alphas, sigma)
+        assert np.all(curve <= gaussian * (1 + 1e-5) + 1e-300)
+
+    @pytest.mark.parametrize("delta", [TINY_DELTA, 1e-5, BIG_DELTA])
+    def test_epsilon_after_many_steps_is_finite(self, delta):
+        eps = rdplib.subsampled_gaussian_epsilon(1.0, 0.01, 10_000, delta)
+        assert math.isfinite(eps) and eps >= 0
+
+    def test_rejects_unrepresentable(self):
+        raises_naming(ValueError, "sigma", lambda: rdplib.subsampled_gaussian_renyi(2.0, NAN, 0.1))
+        raises_naming(ValueError, "sampling_rate", lambda: rdplib.subsampled_gaussian_renyi(2.0, 1.0, 0.0))
+        raises_naming(ValueError, "alpha", lambda: rdplib.subsampled_gaussian_renyi(INF, 1.0, 0.1))
+
+
+@exercises("PrivacyLossDistribution", "laplace_pld", "gaussian_pld", "subsampled_gaussian_pld")
+class TestPrivacyLossDistributions:
+    def test_huge_epsilon_gives_the_infinity_mass(self):
+        for pld in (rdplib.laplace_pld(1.0), rdplib.gaussian_pld(1.0), rdplib.subsampled_gaussian_pld(1.0, 0.01)):
+            composed = pld.self_compose(100)
+            assert composed.delta(HUGE_EPS) == composed.infinity_mass <= 1e-12
+            assert composed.delta(INF) == composed.infinity_mass
+
+    def test_tiny_delta_is_finite_before_composition(self):
+        for pld in (rdplib.laplace_pld(1.0), rdplib.gaussian_pld(1.0)):
+            eps = pld.epsilon(TINY_DELTA)
+            assert math.isfinite(eps) and eps > 0
+        assert rdplib.laplace_pld(1.0).epsilon(TINY_DELTA) <= 1.0 + 1e-9  # pure ε = 1
+
+    def test_ten_thousand_compositions(self):
+        pld = rdplib.gaussian_pld(50.0).self_compose(10_000)
+        exact = rdplib.gaussian_epsilon(1e-6, 50.0, 100.0)
+        assert pld.epsilon(1e-6) == pytest.approx(exact, rel=1e-3)
+        assert pld.epsilon(TINY_DELTA) == INF  # below the ∞-mass: no finite ε is certified
+
+    @pytest.mark.parametrize("sigma", [1e-3, 1e4])
+    def test_extreme_noise(self, sigma):
+        step = 0.05 if sigma < 1 else 1e-4
+        pld = rdplib.gaussian_pld(sigma, grid_step=step)
+        delta = pld.delta(np.array([0.0, 1.0, HUGE_EPS]))
+        assert finite(delta) and np.all((0 <= delta) & (delta <= 1))
+        assert delta[0] == pytest.approx(rdplib.gaussian_delta(0.0, sigma), abs=1e-6)
+
+    def test_rejects_unrepresentable(self):
+        raises_naming(ValueError, "grid_step", lambda: rdplib.gaussian_pld(1e-3))  # needs too many grid points
+        raises_naming(ValueError, "epsilon", lambda: rdplib.gaussian_pld(1.0).delta(NAN))
+        raises_naming(ValueError, "scale", lambda: rdplib.laplace_pld(INF))
+
+
 def test_every_public_name_is_exercised():
     missing = set(rdplib.__all__) - EXERCISED
     assert not missing, f"no extreme-value test for {sorted(missing)}"
