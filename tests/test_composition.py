@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import integrate, stats
+from scipy import integrate, optimize, stats
 
 import rdplib
 from rdplib import (
@@ -192,6 +192,47 @@ class TestAdvancedComposition:
     def test_huge_epsilon_is_finite_basic_composition(self):
         assert advanced_composition(1000.0, 0.0, 2, 1e-6)[0] == 2000.0  # e^1000 overflows a float
         assert advanced_composition(1e6, 1e-9, 10_000, 1e-6) == (1e10, pytest.approx(1e-5 + 1e-6))
+
+
+# ---------------------------------------------------------------- numbers the accounting chapter prints
+class TestAccountingChapterNumbers:
+    """book/ch10_accounting.ipynb computes these with its own NumPy; here rdplib recomputes them.
+
+    The chapter's privacy-loss-distribution (PLD) accountant rounds losses up and down on a grid of
+    1e-4; rdplib's pessimistic PLD is tighter (connect-the-dots), so it must fall inside the
+    chapter's bracket, and its optimistic PLD is the same rounding down.
+    """
+
+    @staticmethod
+    def _randomized_response_delta(epsilon0, k, epsilon):  # the optimal composition theorem's sum
+        truthful = np.arange(k + 1)
+        loss = epsilon0 * (2 * truthful - k)
+        pmf = stats.binom.pmf(truthful, k, math.exp(epsilon0) / (1 + math.exp(epsilon0)))
+        return float(np.sum(pmf * np.maximum(-np.expm1(epsilon - loss), 0.0)))
+
+    def test_a_year_of_weekly_counts_is_bracketed_by_the_pld(self):
+        exact = gaussian_epsilon(1e-6, 20.0, math.sqrt(52))
+        upper = rdplib.gaussian_pld(20.0).self_compose(52).epsilon(1e-6)
+        lower = rdplib.gaussian_pld(20.0, pessimistic=False).self_compose(52).epsilon(1e-6)
+        assert round(exact, 4) == 1.5769 and round(lower, 4) == 1.5743  # the chapter prints 1.5743 and 1.5795
+        assert lower <= exact <= upper <= 1.5795
+
+    def test_500_laplace_releases_fall_below_the_optimal_composition_bound(self):
+        optimal = optimize.brentq(lambda e: self._randomized_response_delta(0.1, 500, e) - 1e-6, 0.0, 50.0)
+        upper = rdplib.laplace_pld(10.0).self_compose(500).epsilon(1e-6)
+        lower = rdplib.laplace_pld(10.0, pessimistic=False).self_compose(500).epsilon(1e-6)
+        assert round(optimal, 2) == 12.52  # the chapter: the exact eps of 500 randomized responses
+        assert 12.2692 <= lower <= upper <= 12.2716 < optimal  # the chapter: between 12.2692 and 12.2715
+
+    def test_the_laplace_exercise_exact_delta(self):
+        eps_prime = 0.1 * math.sqrt(2 * 200 * math.log(1e3)) + 200 * 0.1 * math.expm1(0.1)
+        upper = rdplib.laplace_pld(10.0).self_compose(200).delta(eps_prime)
+        lower = rdplib.laplace_pld(10.0, pessimistic=False).self_compose(200).delta(eps_prime)
+        assert 3.33215e-7 <= lower <= upper <= 3.3436e-7  # the chapter: between 3.3322e-07 and 3.3435e-07
+
+    def test_the_sharper_conversion_is_44_percent_above_exact_for_one_noisy_release(self):
+        ratio = gaussian_renyi_epsilon(100.0, 1, 1e-3) / gaussian_epsilon(1e-3, 100.0)
+        assert round(100 * (ratio - 1)) == 44
 
 
 # ---------------------------------------------------------------- bad input
