@@ -240,7 +240,7 @@ def kolmogorov_sf(x: ArrayLike) -> np.ndarray | float:
     ``2 sum_{j>=1} (-1)^(j-1) exp(-2 j^2 x^2)``; below ``x = 0.2`` the series
     converges slowly, and the equivalent theta-function form
     ``1 - sqrt(2 pi)/x sum_{j>=1} exp(-(2j-1)^2 pi^2 / (8 x^2))`` is used instead.
-    Agrees with :func:`scipy.special.kolmogorov` to about ``1e-15``.
+    Agrees with ``scipy.special.kolmogorov`` to about ``1e-15``.
 
     Parameters
     ----------
