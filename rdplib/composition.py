@@ -403,8 +403,9 @@ def _log_mixture_moment(power: float, sigma: float, q: float) -> float:
     (step ``min(σ/8, σ²/4)``, fine enough for the Gaussian and for the sharp switch
     between the two branches of ``m``) over windows around the two peaks of the
     integrand, ``y = 0`` and ``y = power``, wide enough that what lies outside is
-    below ``e^-745`` of the total. Summed in logarithms (no overflow), and as
-    ``E[m^power - 1]`` with expm1 when the result is near 0 (no cancellation).
+    below ``e^-745`` of the total. Summed in logarithms (no overflow), and near 0
+    as ``E[m^power - 1 - power (m - 1)]``, a second-order integrand free of
+    cancellation (``E[m] = 1``).
     """
     step = min(sigma / 8.0, sigma * sigma / 4.0)
     half_width = sigma * math.sqrt(2.0 * (745.0 + max(power, 0.0) * math.log(2.0)))
@@ -417,11 +418,18 @@ def _log_mixture_moment(power: float, sigma: float, q: float) -> float:
     from scipy.special import logsumexp
 
     log_moment = float(logsumexp(log_weight + exponent))
-    if abs(log_moment) < 0.1:  # near 0: sum m^power - 1 directly, then log1p
-        weight = np.exp(log_weight)
-        with np.errstate(over="ignore"):
-            terms = np.where(exponent < 700.0, weight * np.expm1(np.minimum(exponent, 700.0)),
-                             np.exp(np.minimum(log_weight + exponent, 700.0)) - weight)
+    if abs(log_moment) < 0.1:
+        # Near 0, sum m^power - 1 - power (m - 1) instead (E[m - 1] = 0 exactly): a
+        # second-order integrand, computed without cancellation, then log1p.
+        x = q * np.expm1(np.minimum((2.0 * ys - 1.0) / (2.0 * sigma * sigma), 700.0))
+        t = power * np.log1p(x)
+        small_t, small_x = np.abs(t) < 1e-3, np.abs(x) < 1e-3
+        with np.errstate(over="ignore", invalid="ignore"):
+            t_part = np.where(small_t, t * t * (0.5 + t * (1 / 6 + t * (1 / 24 + t / 120))),
+                              np.expm1(np.minimum(t, 700.0)) - t)
+            x_part = np.where(small_x, x * x * (-0.5 + x * (1 / 3 + x * (-0.25 + x / 5))), np.log1p(x) - x)
+            second_order = t_part + power * x_part
+            terms = np.where(t < 700.0, np.exp(log_weight) * second_order, np.exp(np.minimum(log_weight + t, 700.0)))
         excess = math.fsum(terms)
         log_moment = math.log1p(max(excess, -1.0 + 1e-300))
     return log_moment
