@@ -8,6 +8,7 @@ replacing one record, which moves ``1/n`` of mass from one cell to another, so
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -128,6 +129,14 @@ def dp_histogram(
 def rdp_condition_holds(k: int, n: int, gamma: float) -> bool:
     """Whether ``2k <= γn``, the condition under which the sparse mechanism skips empty cells.
 
+    The comparison is exact, in rational arithmetic, with ``gamma`` read as the
+    shortest decimal that rounds to it (``str(gamma)``): ``0.29`` means 29/100, so
+    ``rdp_condition_holds(29, 200, 0.29)`` is True, although ``0.29 * 200`` is
+    ``57.99999999999999`` in floating point. That decimal differs from the float by
+    less than one rounding error, and the privacy proof needs only
+    ``2k/(n+1) <= γ``, whose slack ``γ/(n+1)`` is far larger for every ``n`` below
+    about ``10**15``. :func:`rdp_histogram` uses the same comparison.
+
     Parameters
     ----------
     k : int
@@ -145,11 +154,18 @@ def rdp_condition_holds(k: int, n: int, gamma: float) -> bool:
     --------
     >>> rdp_condition_holds(25, 500, 0.1), rdp_condition_holds(25, 200, 0.1)
     (True, False)
+    >>> rdp_condition_holds(29, 200, 0.29), rdp_condition_holds(30, 200, 0.29)  # 2k = 58 = γn exactly
+    (True, False)
     """
     k = check_int(k, "k", minimum=1)
     n = check_int(n, "n", minimum=1)
     gamma = check_gamma(gamma)
-    return bool(2 * k <= gamma * n)
+    return _sparse_condition(k, n, gamma)
+
+
+def _sparse_condition(k: int, n: int, gamma: float) -> bool:
+    """``2k <= γn`` in exact rational arithmetic, γ read as its shortest decimal."""
+    return bool(2 * int(k) <= Fraction(str(float(gamma))) * int(n))
 
 
 def rdp_histogram(
@@ -198,7 +214,7 @@ def rdp_histogram(
     epsilon = check_epsilon(epsilon)
     gamma = check_gamma(gamma)
     k, n = counts.size, int(counts.sum())
-    sparse = 2 * k <= gamma * n
+    sparse = _sparse_condition(k, n, gamma)
     if not sparse and require_sparse:
         raise ValueError(
             f"gamma: the sparse mechanism needs 2k <= gamma*n, but 2k = {2 * k} > "

@@ -54,6 +54,35 @@ class TestRdpCondition:
         assert rdp_condition_holds(5, 40, 0.25) is True  # 2k = 10 = γn
         assert rdp_condition_holds(5, 39, 0.25) is False
 
+    def test_boundary_exact_where_the_float_product_rounds_down(self):
+        # 0.29 * 200 == 57.99999999999999 in floats; 2k = 58 = γn exactly
+        assert 0.29 * 200 < 58
+        assert rdp_condition_holds(29, 200, 0.29) is True
+        assert rdp_condition_holds(30, 200, 0.29) is False
+        assert rdp_condition_holds(29, 199, 0.29) is False
+
+    def test_every_exact_boundary_on_a_grid(self):
+        # γ = g/100 and n with γn an even integer: k = γn/2 holds, k + 1 does not
+        for g in range(1, 100):
+            gamma = g / 100
+            for n in range(100, 2_001, 20):
+                if (g * n) % 200 == 0:
+                    k = g * n // 200
+                    assert rdp_condition_holds(k, n, gamma), (k, n, gamma)
+                    assert not rdp_condition_holds(k + 1, n, gamma), (k + 1, n, gamma)
+
+    def test_computed_gamma_is_read_as_its_decimal(self):
+        gamma = 0.15 * 400 / 700  # 0.08571428571428572: 800 <= γ·9334 = 800.06, not γ·9333 = 799.97
+        assert rdp_condition_holds(400, 9_334, gamma) and not rdp_condition_holds(400, 9_333, gamma)
+        assert rdp_condition_holds(1, 2, np.float64(1.0 - 1e-16)) is False  # γ < 1: 2 > γ·2
+
+    def test_rdp_histogram_uses_the_exact_condition(self):
+        counts = np.zeros(29, dtype=int)
+        counts[0] = 100  # k = 29, n = 100, γ = 0.58: 2k = 58 = γn, although 0.58 * 100 < 58 in floats
+        z = rdp_histogram(counts, 1.0, 0.58, rng=0, size=5)
+        assert np.all(z[:, 1:] == 0.0)
+        assert rdp_histogram(counts, 1.0, 0.58, rng=0, require_sparse=True)[1:].tolist() == [0.0] * 28
+
 
 # ---------------------------------------------------------------- DP histogram
 class TestDpHistogram:
