@@ -386,6 +386,8 @@ def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike 
 
 def _log_mix(u: np.ndarray, q: float) -> np.ndarray:
     """``ln(1 - q + q e^u)``, accurate for small and large u."""
+    if q == 1.0:
+        return u.copy()
     out = np.empty_like(u)
     small = u < 30.0
     out[small] = np.log1p(q * np.expm1(u[small]))
@@ -418,7 +420,7 @@ def _log_mixture_moment(power: float, sigma: float, q: float) -> float:
     from scipy.special import logsumexp
 
     log_moment = float(logsumexp(log_weight + exponent))
-    if abs(log_moment) < 0.1:
+    if abs(log_moment) < 0.1 and q < 1.0:
         # Near 0, sum m^power - 1 - power (m - 1) instead (E[m - 1] = 0 exactly): a
         # second-order integrand, computed without cancellation, then log1p.
         x = q * np.expm1(np.minimum((2.0 * ys - 1.0) / (2.0 * sigma * sigma), 700.0))
