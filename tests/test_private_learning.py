@@ -1,0 +1,232 @@
+"""The private-learning chapter (book/ch17_private_learning.ipynb) against outside references.
+
+* The accountant numbers the chapter prints (its run, the noise levels of the cost figure, the
+  noise calibrated for ε = 1, the ε after 1, 2, 4, … steps) are read from the stored outputs and
+  compared with Google's dp-accounting 0.6.0: its Rényi DP accountant and its PLD accountant with
+  ``PoissonSampledDpEvent(q, GaussianDpEvent(σ))``, within 1 %. nbval guarantees that the stored
+  outputs are what the notebook computes.
+* The chapter's own NumPy functions (Poisson sampling by geometric gaps, the two DP-SGD trainers,
+  the subsampled Gaussian's Rényi divergence by integration and by the binomial sum) are taken from
+  the notebook's cells and checked against dp-accounting, exact sums and direct computation,
+  including extreme parameters.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.integrate import quad
+
+dp_accounting = pytest.importorskip("dp_accounting")
+from dp_accounting import pld as dp_pld  # noqa: E402
+from dp_accounting import rdp as dp_rdp  # noqa: E402
+from dp_accounting.rdp import rdp_privacy_accountant  # noqa: E402
+
+logging.getLogger("absl").setLevel(logging.ERROR)  # dp-accounting warns when a fractional-order series fails
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "book" / "ch17_private_learning.ipynb"
+RATE, STEPS, DELTA = 0.05, 200, 1e-5  # the chapter's run
+TOLERANCE = 0.01
+
+
+@functools.lru_cache(maxsize=None)
+def _cells() -> list[dict]:
+    return json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+
+
+@functools.lru_cache(maxsize=None)
+def _printed() -> str:
+    """Every stream output of the notebook, joined."""
+    chunks = []
+    for cell in _cells():
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                text = output["text"]
+                chunks.append("".join(text) if isinstance(text, list) else text)
+    return "\n".join(chunks)
+
+
+def _number(pattern: str) -> float:
+    match = re.search(pattern, _printed())
+    assert match, f"the chapter no longer prints {pattern!r}"
+    return float(match.group(1))
+
+
+@functools.lru_cache(maxsize=None)
+def _chapter() -> dict:
+    """The namespace of the chapter's imports and function definitions (no experiments run)."""
+    namespace: dict = {}
+    wanted = ("def poisson_sample", "def dp_sgd(", "def dp_sgd_many", "def renyi_by_integration")
+    for cell in _cells():
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and (source.startswith("import ipywidgets") or any(w in source for w in wanted)):
+            exec(compile(source, str(NOTEBOOK), "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+@functools.lru_cache(maxsize=None)
+def renyi_epsilon(sigma: float, steps: int, delta: float = DELTA) -> float:
+    accountant = dp_rdp.RdpAccountant()
+    step = dp_accounting.PoissonSampledDpEvent(RATE, dp_accounting.GaussianDpEvent(sigma))
+    accountant.compose(dp_accounting.SelfComposedDpEvent(step, steps))
+    return accountant.get_epsilon(delta)
+
+
+@functools.lru_cache(maxsize=None)
+def pld_epsilon(sigma: float, steps: int, delta: float = DELTA) -> float:
+    # dp-accounting's default grid is 1e-4; below sigma = 1 the losses are large and 1e-3 is as accurate
+    accountant = dp_pld.PLDAccountant(value_discretization_interval=1e-4 if sigma >= 1 else 1e-3)
+    step = dp_accounting.PoissonSampledDpEvent(RATE, dp_accounting.GaussianDpEvent(sigma))
+    accountant.compose(dp_accounting.SelfComposedDpEvent(step, steps))
+    return accountant.get_epsilon(delta)
+
+
+def quadrature_divergence(alpha: float, sigma: float, q: float) -> float:
+    """D_alpha(P || Q) for P = (1-q) N(0, s^2) + q N(1, s^2), Q = N(0, s^2), by SciPy's adaptive quadrature."""
+
+    def log_moment(y: float) -> float:
+        log_density = -0.5 * (y / sigma) ** 2 - np.log(sigma * np.sqrt(2 * np.pi))
+        return log_density + alpha * np.logaddexp(np.log1p(-q), np.log(q) + (2 * y - 1) / (2 * sigma**2))
+
+    top = max(log_moment(0.0), log_moment(alpha))  # the integrand peaks near 0 and near alpha
+    value = quad(lambda y: np.exp(log_moment(y) - top), -40 * sigma, alpha + 40 * sigma,
+                 limit=500, points=[0.0, alpha], epsabs=0, epsrel=1e-11)[0]
+    return (np.log(value) + top) / (alpha - 1)
+
+
+def _close(ours: float, theirs: float, what: str) -> None:
+    assert abs(ours / theirs - 1) < TOLERANCE, f"{what}: chapter {ours}, dp-accounting {theirs}"
+
+
+# ------------------------------------------------------------ printed numbers against dp-accounting
+def test_the_run_by_the_renyi_dp_accountant():
+    ours = _number(r"Rényi DP accountant: eps = ([\d.]+) after 200 steps")
+    _close(ours, renyi_epsilon(1.0, STEPS), "Rényi DP accountant, sigma 1, 200 steps")
+
+
+def test_the_run_by_the_pld_accountant():
+    ours = _number(r"PLD accountant: eps = ([\d.]+) \(record added")
+    _close(ours, pld_epsilon(1.0, STEPS), "PLD accountant, sigma 1, 200 steps")
+
+
+def test_the_epsilon_after_each_power_of_two_steps():
+    table = re.search(r"steps: +([\d ]+)\nPLD: +([\d. ]+)\nRényi DP: +([\d. ]+)\n", _printed())
+    assert table, "the chapter no longer prints the table of epsilon after 1, 2, 4, ... steps"
+    steps, pld, renyi = ([float(v) for v in row.split()] for row in table.groups())
+    assert steps[:3] == [1, 2, 4] and steps[-1] == STEPS
+    for t, ours_pld, ours_renyi in zip(steps, pld, renyi, strict=True):
+        _close(ours_renyi, renyi_epsilon(1.0, int(t)), f"Rényi DP after {t:.0f} steps")
+        if t in (1, 16, 128):  # the PLD at a few checkpoints (each costs a composition)
+            _close(ours_pld, pld_epsilon(1.0, int(t)), f"PLD after {t:.0f} steps")
+
+
+def test_the_noise_levels_of_the_cost_figure():
+    rows = re.findall(r"^ +([\d.]+) +([\d.]+) +0\.\d{4} \+- ", _printed(), flags=re.MULTILINE)
+    assert len(rows) == 7, "the table of noise levels and their epsilon changed"
+    for sigma, eps in rows:
+        _close(float(eps), pld_epsilon(float(sigma), STEPS), f"PLD accountant, sigma {sigma}")
+
+
+def test_the_noise_calibrated_for_epsilon_one():
+    found = re.search(r"sigma for eps = 1: Rényi DP ([\d.]+), PLD ([\d.]+)", _printed())
+    assert found
+    sigma_renyi, sigma_pld = map(float, found.groups())
+    # the chapter's Rényi calibration uses integer orders only: a little conservative, never looser
+    assert 0.99 < renyi_epsilon(sigma_renyi, STEPS) <= 1.0 + 1e-3  # sigma is printed to three decimals
+    _close(pld_epsilon(sigma_pld, STEPS), 1.0, "PLD accountant at the calibrated sigma")
+    assert pld_epsilon(sigma_pld, STEPS) <= 1.0 + TOLERANCE
+
+
+def test_the_audit_does_not_refute_the_accountant():
+    lower = _number(r"lower bound on eps ([\d.]+) at 95 % confidence")
+    worst = _number(r"white-box worst case, 1,000 runs per dataset: lower bound on eps ([\d.]+)")
+    upper = pld_epsilon(1.0, STEPS)
+    assert 0 < lower < worst < upper
+
+
+# ------------------------------------------------------------ the chapter's functions
+def test_renyi_divergence_by_integration_matches_dp_accounting_and_quadrature():
+    """Integer orders: dp-accounting's exact binomial sum. Fractional orders: SciPy's adaptive quadrature
+    (dp-accounting's series there is an upper bound, off by up to 1e-4 relative at these settings)."""
+    integrate = _chapter()["renyi_by_integration"]
+    for sigma, q in [(1.0, 0.05), (2.0, 0.01), (0.8, 0.2), (5.0, 0.5)]:
+        for alpha in [2.0, 5.0, 8.0, 16.0, 32.0]:
+            theirs = rdp_privacy_accountant._compute_rdp_poisson_subsampled_gaussian(q, sigma, [alpha])[0]
+            assert integrate(alpha, sigma, q) == pytest.approx(theirs, rel=1e-6), (sigma, q, alpha)
+        for alpha in [1.5, 2.5, 8.5, 32.5]:
+            expected = quadrature_divergence(alpha, sigma, q)
+            assert integrate(alpha, sigma, q) == pytest.approx(expected, rel=1e-6), (sigma, q, alpha)
+
+
+def test_the_reverse_divergence_is_the_smaller():
+    integrate = _chapter()["renyi_by_integration"]
+    for sigma, q in [(1.0, 0.05), (0.7, 0.3), (4.0, 0.01)]:
+        for alpha in [1.5, 2.0, 8.5, 40.0]:
+            assert integrate(alpha, sigma, q, -1) <= integrate(alpha, sigma, q)
+
+
+def test_the_binomial_sum_at_integer_orders():
+    chapter = _chapter()
+    exec(compile("".join(next(c["source"] for c in _cells() if "def renyi_integer_orders" in "".join(c["source"]))),
+                 str(NOTEBOOK), "exec"), chapter)  # noqa: S102
+    orders = np.arange(2, 65)
+    sigmas = np.array([0.5, 1.0, 3.0, 30.0])
+    rows = chapter["renyi_integer_orders"](orders, sigmas, 0.05)
+    assert rows.shape == (sigmas.size, orders.size) and np.all(np.isfinite(rows))
+    for sigma, row in zip(sigmas, rows, strict=True):
+        theirs = rdp_privacy_accountant._compute_rdp_poisson_subsampled_gaussian(0.05, sigma, list(orders))
+        assert np.allclose(row, theirs, rtol=1e-9, atol=1e-15), sigma
+
+
+def test_poisson_sample_keeps_each_index_independently_with_probability_q():
+    sample = _chapter()["poisson_sample"]
+    rng = np.random.default_rng(0)
+    size, rate, draws = 40, 0.3, 20_000
+    kept = np.zeros((draws, size), dtype=bool)
+    flat = sample(draws * size, rate, rng)  # one long index: draws independent subsamples of size 40
+    kept.ravel()[flat] = True
+    frequency = kept.mean(axis=0)
+    assert np.all(np.abs(frequency - rate) < 5 * np.sqrt(rate * (1 - rate) / draws))
+    pair = np.mean(kept[:, 0] & kept[:, 1])
+    assert abs(pair - rate**2) < 5 * np.sqrt(rate**2 * (1 - rate**2) / draws)
+    sizes = kept.sum(axis=1)
+    assert abs(sizes.var() / (size * rate * (1 - rate)) - 1) < 5 * np.sqrt(2 / draws)
+
+
+def test_poisson_sample_at_extreme_parameters():
+    sample = _chapter()["poisson_sample"]
+    rng = np.random.default_rng(1)
+    assert sample(0, 0.5, rng).size == 0
+    assert np.array_equal(sample(1_000, 1.0, rng), np.arange(1_000))
+    assert sample(10, 1e-9, rng).size == 0  # almost surely nothing, and no endless loop
+    big = sample(10**9, 1e-6, rng)  # a billion records: about a thousand kept
+    assert np.all(np.diff(big) > 0) and big[-1] < 10**9 and 800 < big.size < 1_200
+
+
+def test_dp_sgd_clips_each_gradient_and_the_trainers_agree():
+    chapter = _chapter()
+    rng = np.random.default_rng(2)
+    X = np.column_stack([rng.normal(0, 3, size=(200, 4)), np.ones(200)])
+    y = (rng.random(200) < 0.4).astype(float)
+    clip, lot, learning_rate = 0.7, 10.0, 0.5
+    # one noise-free step with every record in the batch, from w = 0: minus the sum of the clipped gradients
+    W = chapter["dp_sgd_many"](X, y, np.zeros(1), clip, 1.0, 1, learning_rate, lot, rng)
+    grads = (0.5 - y)[:, None] * X
+    clipped = grads * np.minimum(1, clip / np.linalg.norm(grads, axis=1))[:, None]
+    assert np.allclose(W[0], -learning_rate / lot * clipped.sum(axis=0), rtol=1e-12)
+    # with one model and the same seed, the batched trainer reproduces the loop
+    loop = chapter["dp_sgd"](X, y, 1.3, clip, 0.2, 30, learning_rate, lot, np.random.default_rng(3))
+    batched = chapter["dp_sgd_many"](X, y, np.array([1.3]), clip, 0.2, 30, learning_rate, lot, np.random.default_rng(3))
+    assert np.allclose(loop, batched[0], rtol=1e-9, atol=1e-12)
+    # per-model clipping norms, an empty dataset and a large noise multiplier stay finite
+    W = chapter["dp_sgd_many"](X, y, np.array([0.0, 1e6]), np.array([1e-6, 1e3]), 0.1, 20, learning_rate, lot, rng)
+    assert np.all(np.isfinite(W))
+    empty = chapter["dp_sgd_many"](X[:0], y[:0], np.ones(3), clip, 0.1, 5, learning_rate, lot, rng)
+    assert empty.shape == (3, X.shape[1]) and np.all(np.isfinite(empty))
