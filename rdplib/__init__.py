@@ -44,7 +44,6 @@ from .histograms import (
     rdp_histogram,
 )
 from .local import CountMeanSketch
-from .pld import PrivacyLossDistribution, gaussian_pld, laplace_pld, subsampled_gaussian_pld
 from .mechanisms import (
     clipped_mean,
     gaussian_delta,
@@ -57,6 +56,7 @@ from .mechanisms import (
     rr_flip_probability,
     rr_variance,
 )
+from .pld import PrivacyLossDistribution, gaussian_pld, laplace_pld, subsampled_gaussian_pld
 
 __version__ = "0.1.0"
 

@@ -4,8 +4,11 @@ The tools a privacy accountant uses when a dataset is queried many times: the
 advanced composition theorem of Dwork, Rothblum and Vadhan (2010); the Rényi DP
 curve of the Gaussian mechanism and its conversion to (ε, δ)-DP (Mironov, 2017;
 the sharper conversion of Canonne, Kamath and Steinke, 2020); the conversion of
-zero-concentrated DP (Bun and Steinke, 2016); and the exact ε of the Gaussian
-mechanism, which k Gaussian releases share with one release of sensitivity √k.
+zero-concentrated DP (Bun and Steinke, 2016); the exact ε of the Gaussian
+mechanism, which k Gaussian releases share with one release of sensitivity √k; and
+the Rényi DP curve of the Poisson-subsampled Gaussian mechanism, the accountant of
+DP-SGD (Mironov, Talwar & Zhang, 2019), by numerical integration at any order.
+The numerical privacy-loss-distribution accountant is in :mod:`rdplib.pld`.
 
 *Rényi DP* here is Mironov's Rényi differential privacy, which the literature
 abbreviates "RDP". It has nothing to do with this book's RDP, the *random*

@@ -25,8 +25,8 @@ and convolves with the FFT (Meiser & Mohammadi, 2018; Koskela, Jälkö & Honkela
   dots", Doroshenko et al., 2022). Merging the two new outcomes gives back the
   old one, so the true pair is a post-processing of the discretised one: δ(ε) is
   an upper bound at every ε, after any number of compositions, but the bias is
-  now of second order in h. At the default h = 1e-4, a thousand Gaussian
-  releases come out within about 1e-5 of the exact ε.
+  now of second order in h. At the default h = 1e-4, up to a thousand Gaussian
+  releases (σ = 2 and 10) come out within 1e-4 of the exact ε, relative.
 
 The two versions bracket the exact curve; the bracket narrows as h shrinks.
 
@@ -156,8 +156,11 @@ class PrivacyLossDistribution:
         The grid spacing h.
     pessimistic : bool
         Whether losses were rounded up.
+    offset : int
+        Grid index of the first loss.
     losses : numpy.ndarray
-        The grid losses that carry probability (first direction).
+        The grid losses ``grid_step * (offset + i)`` of ``probabilities``
+        (first direction).
     probabilities : numpy.ndarray
         Their probabilities.
     infinity_mass : float
@@ -546,14 +549,7 @@ def _linear_convolution(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, bool]
 
 
 def _convolve(a: PrivacyLossDistribution, b: PrivacyLossDistribution) -> PrivacyLossDistribution:
-    """One direction of a composition: convolve, cut the tails conservatively.
-
-    From each end the cut removes the entries that FFT round-off dominates (below
-    1e-15 of the peak; the round-off is about 3e-17 of it) and then at most
-    _TAIL_MASS of mass. Pessimistic: the cut top goes to +∞, the cut bottom up to
-    the first kept loss. Optimistic: the cut top goes down to the last kept loss,
-    the cut bottom is dropped.
-    """
+    """One direction of a composition: convolve (padded, no wrap-around), then :func:`_cut_tails`."""
     inf_mass = a.infinity_mass + b.infinity_mass - a.infinity_mass * b.infinity_mass
     if a.probabilities.size == 0 or b.probabilities.size == 0:
         return PrivacyLossDistribution(a.grid_step, a.pessimistic, 0, np.zeros(0), inf_mass)
@@ -602,7 +598,6 @@ def _cut_tails(
         cut_high = probs.size - 1 - cut_low
     below = max(float(low_cum[cut_low - 1]), 0.0) if cut_low else 0.0
     above = max(float(high_cum[cut_high - 1]), 0.0) if cut_high else 0.0
-    peak = float(probs.max())
     kept = np.maximum(probs[cut_low : probs.size - cut_high], 0.0)
     # normwise: |error|_2 <~ u (power + log2 n) |probs|_2, and a sum over m entries errs by <= sqrt(m) |error|_2
     norm = float(np.sqrt(np.dot(probs, probs)))
@@ -834,12 +829,12 @@ def laplace_pld(
         return _discretise(
             low,
             eps0,
-            lambda l: _laplace_log_cdf(l, eps0),
-            lambda l: _laplace_log_sf(l, eps0),
+            lambda loss: _laplace_log_cdf(loss, eps0),
+            lambda loss: _laplace_log_sf(loss, eps0),
             h,
             True,
-            lambda l: _laplace_log_sf(-l, eps0, closed=True),  # Q(L <= l) = P(L >= -l)
-            lambda l: _laplace_log_cdf(-l, eps0, closed=False),  # Q(L > l) = P(L < -l)
+            lambda loss: _laplace_log_sf(-loss, eps0, closed=True),  # Q(L <= loss) = P(L >= -loss)
+            lambda loss: _laplace_log_cdf(-loss, eps0, closed=False),  # Q(L > loss) = P(L < -loss)
         )
     # optimistic: cells [a, b) of the continuous part go down to a; each atom rounds down
     first = int(_grid_index(np.array([low]), h, up=False)[0])
@@ -856,21 +851,21 @@ def laplace_pld(
     return PrivacyLossDistribution(h, False, first, probs, 0.0)
 
 
-def _laplace_log_cdf(l: np.ndarray, eps0: float, closed: bool = True) -> np.ndarray:
-    """log P(L <= l) (``closed``) or log P(L < l) for the Laplace loss under P."""
-    l = np.asarray(l, dtype=float)
-    inside = -math.log(2.0) + (np.clip(l, -eps0, eps0) - eps0) / 2.0
-    below = l < -eps0 if closed else l <= -eps0
-    top = l >= eps0 if closed else l > eps0
+def _laplace_log_cdf(loss: np.ndarray, eps0: float, closed: bool = True) -> np.ndarray:
+    """log P(L <= loss) (``closed``) or log P(L < loss) for the Laplace loss under P."""
+    loss = np.asarray(loss, dtype=float)
+    inside = -math.log(2.0) + (np.clip(loss, -eps0, eps0) - eps0) / 2.0
+    below = loss < -eps0 if closed else loss <= -eps0
+    top = loss >= eps0 if closed else loss > eps0
     return np.where(below, -np.inf, np.where(top, 0.0, inside))
 
 
-def _laplace_log_sf(l: np.ndarray, eps0: float, closed: bool = False) -> np.ndarray:
-    """log P(L > l) (default) or log P(L >= l) (``closed``) for the Laplace loss under P."""
-    l = np.asarray(l, dtype=float)
-    inside = np.log1p(-0.5 * np.exp((np.clip(l, -eps0, eps0) - eps0) / 2.0))
-    low = l < -eps0 if not closed else l <= -eps0
-    high = l >= eps0 if not closed else l > eps0
+def _laplace_log_sf(loss: np.ndarray, eps0: float, closed: bool = False) -> np.ndarray:
+    """log P(L > loss) (default) or log P(L >= loss) (``closed``) for the Laplace loss under P."""
+    loss = np.asarray(loss, dtype=float)
+    inside = np.log1p(-0.5 * np.exp((np.clip(loss, -eps0, eps0) - eps0) / 2.0))
+    low = loss < -eps0 if not closed else loss <= -eps0
+    high = loss >= eps0 if not closed else loss > eps0
     return np.where(low, 0.0, np.where(high, -np.inf, inside))
 
 
@@ -924,12 +919,12 @@ def gaussian_pld(
     return _discretise(
         low,
         high,
-        lambda l: log_ndtr((l - mean) / mu),
-        lambda l: log_ndtr((mean - l) / mu),
+        lambda loss: log_ndtr((loss - mean) / mu),
+        lambda loss: log_ndtr((mean - loss) / mu),
         h,
         pessimistic,
-        lambda l: log_ndtr((l + mean) / mu),  # under Q the loss is N(-μ²/2, μ²)
-        lambda l: log_ndtr(-(l + mean) / mu),
+        lambda loss: log_ndtr((loss + mean) / mu),  # under Q the loss is N(-μ²/2, μ²)
+        lambda loss: log_ndtr(-(loss + mean) / mu),
     )
 
 
@@ -979,7 +974,8 @@ def subsampled_gaussian_pld(
     Parameters
     ----------
     sigma : float
-        Noise multiplier σ (noise standard deviation over sensitivity), ``> 0``.
+        Noise multiplier σ (noise standard deviation over sensitivity), ``> 0``
+        (at least 1e-3 when ``sampling_rate < 1``).
     sampling_rate : float
         Poisson sampling probability q, in (0, 1].
     grid_step : float
@@ -1009,24 +1005,24 @@ def subsampled_gaussian_pld(
     pessimistic = _check_bool(pessimistic, "pessimistic")
     if q == 1.0:
         return gaussian_pld(sigma, 1.0, grid_step=h, pessimistic=pessimistic)
-    if not (1e-6 <= sigma):
-        raise ValueError(f"sigma: must be >= 1e-6, got {sigma}")
+    if sigma < 1e-3:
+        raise ValueError(f"sigma: must be >= 1e-3 when sampling_rate < 1, got {sigma}")
     s2 = sigma * sigma
     log1mq, logq = math.log1p(-q), math.log(q)
 
     def loss_at(y: float) -> float:  # remove direction, increasing in y
         return float(_log_mix(np.array([(2.0 * y - 1.0) / (2.0 * s2)]), q)[0])
 
-    def y_of_remove(l: np.ndarray) -> np.ndarray:
-        return s2 * _inverse_log_mix(l, q) + 0.5
+    def y_of_remove(loss: np.ndarray) -> np.ndarray:
+        return s2 * _inverse_log_mix(loss, q) + 0.5
 
-    def remove_log_cdf(l: np.ndarray) -> np.ndarray:
-        y = y_of_remove(l)
+    def remove_log_cdf(loss: np.ndarray) -> np.ndarray:
+        y = y_of_remove(loss)
         with np.errstate(invalid="ignore"):
             return np.logaddexp(log1mq + log_ndtr(y / sigma), logq + log_ndtr((y - 1.0) / sigma))
 
-    def remove_log_sf(l: np.ndarray) -> np.ndarray:
-        y = y_of_remove(l)
+    def remove_log_sf(loss: np.ndarray) -> np.ndarray:
+        y = y_of_remove(loss)
         with np.errstate(invalid="ignore"):
             return np.logaddexp(log1mq + log_ndtr(-y / sigma), logq + log_ndtr((1.0 - y) / sigma))
 
@@ -1042,31 +1038,31 @@ def subsampled_gaussian_pld(
         remove_log_sf,
         h,
         pessimistic,
-        lambda l: log_ndtr(y_of_remove(l) / sigma),  # under Q = N(0, σ²)
-        lambda l: log_ndtr(-y_of_remove(l) / sigma),
+        lambda loss: log_ndtr(y_of_remove(loss) / sigma),  # under Q = N(0, σ²)
+        lambda loss: log_ndtr(-y_of_remove(loss) / sigma),
     )
 
-    def y_of_add(l: np.ndarray) -> np.ndarray:  # L = -ln mix(u(y)), decreasing in y
-        return s2 * _inverse_log_mix(-np.asarray(l, dtype=float), q) + 0.5
+    def y_of_add(loss: np.ndarray) -> np.ndarray:  # L = -ln mix(u(y)), decreasing in y
+        return s2 * _inverse_log_mix(-np.asarray(loss, dtype=float), q) + 0.5
 
-    def add_log_cdf(l: np.ndarray) -> np.ndarray:  # P(L <= l) = P(Y >= y(l)), Y ~ N(0, σ²)
-        return log_ndtr(-y_of_add(l) / sigma)
+    def add_log_cdf(loss: np.ndarray) -> np.ndarray:  # P(L <= l) = P(Y >= y(l)), Y ~ N(0, σ²)
+        return log_ndtr(-y_of_add(loss) / sigma)
 
-    def add_log_sf(l: np.ndarray) -> np.ndarray:
-        return log_ndtr(y_of_add(l) / sigma)
+    def add_log_sf(loss: np.ndarray) -> np.ndarray:
+        return log_ndtr(y_of_add(loss) / sigma)
 
     spans = [
         (-loss_at(_Z_FULL * sigma), -loss_at(-_Z_FULL * sigma)),
         (-loss_at(_Z_SHORT * sigma), -loss_at(-_Z_FULL * sigma)),
     ]
     low, high = _window(h, spans, "this subsampled Gaussian PLD")
-    def add_q_log_cdf(l: np.ndarray) -> np.ndarray:  # under Q = the mixture: Q(Y >= y(l))
-        y = y_of_add(l)
+    def add_q_log_cdf(loss: np.ndarray) -> np.ndarray:  # under Q = the mixture: Q(Y >= y(l))
+        y = y_of_add(loss)
         with np.errstate(invalid="ignore"):
             return np.logaddexp(log1mq + log_ndtr(-y / sigma), logq + log_ndtr((1.0 - y) / sigma))
 
-    def add_q_log_sf(l: np.ndarray) -> np.ndarray:
-        y = y_of_add(l)
+    def add_q_log_sf(loss: np.ndarray) -> np.ndarray:
+        y = y_of_add(loss)
         with np.errstate(invalid="ignore"):
             return np.logaddexp(log1mq + log_ndtr(y / sigma), logq + log_ndtr((y - 1.0) / sigma))
 
