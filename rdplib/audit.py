@@ -263,9 +263,11 @@ def kolmogorov_sf(x: ArrayLike) -> np.ndarray | float:
     j = np.arange(1, 101, dtype=float)
     flat = values.reshape(-1, 1)
     large = 2.0 * np.sum((-1.0) ** (j - 1) * np.exp(-2.0 * (j * np.maximum(flat, 0.2)) ** 2), axis=1)
-    safe = np.maximum(flat, 1e-300)
+    # below x = 0.05 the tail is 1 - O(exp(-490)): exactly 1 in floating point
+    safe = np.maximum(flat, 0.05)
     small = 1.0 - np.sqrt(2.0 * np.pi) / safe[:, 0] * np.sum(
         np.exp(-((2 * j - 1) ** 2) * np.pi**2 / (8.0 * safe**2)), axis=1)
+    small = np.where(flat[:, 0] < 0.05, 1.0, small)
     result = np.where(flat[:, 0] >= 0.2, large, small)
     result = np.clip(result, 0.0, 1.0).reshape(values.shape)
     return float(result) if result.ndim == 0 else result

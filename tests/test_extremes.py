@@ -346,8 +346,6 @@ class TestKolmogorov:
         statistic, p_value = rdplib.ks_two_sample(np.array([1e300, -1e300, 0.0]), np.array([1.0]))
         assert 0 <= statistic <= 1 and 0 <= p_value <= 1
 
-    @pytest.mark.xfail(strict=True, raises=RuntimeWarning,
-                       reason="kolmogorov_sf divides by x**2, which underflows to 0 at x = 0 and x = 1e-300")
     def test_survival_function_at_zero(self):
         assert rdplib.kolmogorov_sf(np.array([0.0, 1e-300])).tolist() == [1.0, 1.0]
 
