@@ -312,17 +312,44 @@ def geometric_mechanism(
     return int(noisy) if noisy.ndim == 0 else noisy
 
 
-def _gaussian_log_delta(mu: float, epsilon: float) -> float:
-    """log δ(ε) of N(0, 1) against N(mu, 1), computed in logarithms (finite for every ε)."""
-    from scipy.special import log_ndtr
+_GAUSS_LEGENDRE = np.polynomial.legendre.leggauss(16)  # nodes and weights on [-1, 1]
 
+
+def _gaussian_log_terms(mu: ArrayLike, epsilon: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """``log Φ(a)`` and ``g = ε + log Φ(b) - log Φ(a) <= 0`` for N(0, 1) against N(mu, 1).
+
+    Here ``a, b = ±mu/2 - ε/mu``, so that the exact δ(ε) is ``Φ(a) (1 - e^g)``; ``e^ε``
+    never appears, so every ε is finite. When ``mu < 1`` the points ``a`` and ``b`` are
+    close and ``log Φ(a) - log Φ(b)`` cancels if taken as a difference (at mu = 1e-20 no
+    digit of it is left); it is then the integral over [b, a] of ``φ/Φ =
+    sqrt(2/π) / erfcx(-t/√2)``, a smooth function, by 16-point Gauss-Legendre.
+    Checked against 80-digit arithmetic and an independent quadrature (tests): the
+    relative error of δ is about 1e-12 wherever δ > 1e-300.
+    """
+    from scipy.special import erfcx, log_ndtr
+
+    mu, epsilon = np.broadcast_arrays(np.asarray(mu, dtype=float), np.asarray(epsilon, dtype=float))
+    nodes, weights = _GAUSS_LEGENDRE
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        ratio = epsilon / mu
-        log_upper = float(log_ndtr(mu / 2.0 - ratio))
-        log_lower = epsilon + float(log_ndtr(-mu / 2.0 - ratio))
-    if log_upper == -math.inf or not log_lower < log_upper:
+        centre = -epsilon / mu  # (a + b) / 2; a - b = mu
+        log_upper = log_ndtr(centre + mu / 2.0)
+        direct = log_upper - log_ndtr(centre - mu / 2.0)
+        t = centre[..., None] + (mu / 2.0)[..., None] * nodes
+        integral = mu / 2.0 * ((math.sqrt(2.0 / math.pi) / erfcx(-t / math.sqrt(2.0))) @ weights)
+        log_ratio = np.where(mu < 1.0, integral, direct)
+        gap = np.minimum(epsilon - log_ratio, 0.0)
+        # mu = 0 (sigma so large that Delta / sigma underflows): the two laws agree, delta = 0
+        log_upper = np.where((mu == 0.0) | np.isnan(log_upper), -np.inf, log_upper)
+    return log_upper, gap
+
+
+def _gaussian_log_delta(mu: float, epsilon: float) -> float:
+    """log δ(ε) of N(0, 1) against N(mu, 1), finite for every ε >= 0 (see _gaussian_log_terms)."""
+    log_upper, gap = _gaussian_log_terms(mu, epsilon)
+    log_upper, gap = float(log_upper), float(gap)
+    if log_upper == -math.inf or gap == 0.0:
         return -math.inf
-    return log_upper + math.log(-math.expm1(log_lower - log_upper))
+    return log_upper + math.log(-math.expm1(gap))
 
 
 def gaussian_sigma(
@@ -331,8 +358,14 @@ def gaussian_sigma(
     """Noise standard deviation for the Gaussian mechanism to be (ε, δ)-DP.
 
     ``method="analytic"`` (the default) returns the smallest σ whose exact δ
-    (:func:`gaussian_delta`, Balle & Wang, 2018) is at most ``delta``; it is
-    valid for every ε. ``method="classic"`` is the textbook calibration
+    (:func:`gaussian_delta`, Balle & Wang, 2018) is at most ``delta``. It is
+    valid for every finite ε > 0 and every δ in (0, 1), as long as σ fits in a
+    float: the exact δ is evaluated with a relative error of about 1e-12 even
+    where the two normal probabilities nearly cancel (ε and δ both tiny, e.g.
+    ε = 1e-12 with δ = 1e-300), and σ is the largest-δ side of a bisection on
+    log σ carried to the last bit, so the true δ of the returned σ exceeds
+    ``delta`` by at most that rounding (tests check 1e-9 relative, against
+    80-digit arithmetic). ``method="classic"`` is the textbook calibration
     ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon`` (Dwork & Roth,
     Thm A.1), proved only for ``epsilon < 1`` and always larger than needed.
 
@@ -508,15 +541,15 @@ def gaussian_delta(epsilon: ArrayLike, sigma: float, shift: float = 1.0) -> np.n
     ``δ(ε) = Φ(s/(2σ) - εσ/s) - e^ε Φ(-s/(2σ) - εσ/s)`` with ``s = |shift|``
     (Balle & Wang, 2018). Vectorised over ε (ε >= 0). This is the exact privacy
     curve of the Gaussian mechanism with L2 sensitivity ``shift``; it equals
-    ``E[(1 - e^(ε - L))_+]`` for the privacy loss ``L``.
+    ``E[(1 - e^(ε - L))_+]`` for the privacy loss ``L``. Relative error about
+    1e-12 wherever δ > 1e-300, also for σ far above ``shift`` and tiny ε, where
+    the two terms nearly cancel; values below about 1e-308 underflow to 0.
 
     Examples
     --------
     >>> round(gaussian_delta(0.5, sigma=1.0), 4)
     0.2384
     """
-    from scipy.special import log_ndtr
-
     eps = check_numeric_array(epsilon, "epsilon")
     if np.any(eps < 0):
         raise ValueError("epsilon: must be >= 0")
@@ -524,14 +557,12 @@ def gaussian_delta(epsilon: ArrayLike, sigma: float, shift: float = 1.0) -> np.n
     s = abs(check_real(shift, "shift"))
     if s == 0:
         raise ValueError("shift: must be non-zero")
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+    with np.errstate(over="ignore"):
         mu = s / sigma  # inf when sigma is tiny: then delta is 1
-        ratio = np.where(np.isinf(mu), 0.0, eps / mu)
-        # Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu), computed in logarithms so that
-        # e^eps never overflows and a tiny delta keeps its relative precision.
-        log_upper = log_ndtr(mu / 2.0 - ratio)
-        log_lower = eps + log_ndtr(-mu / 2.0 - ratio)
-        gap = np.minimum(log_lower - log_upper, 0.0)
-        out = np.where(np.isneginf(log_upper), 0.0, np.exp(log_upper) * -np.expm1(gap))
+    # Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) = Phi(a) (1 - e^g), computed in logarithms so
+    # that e^eps never overflows, a tiny delta keeps its relative precision, and close a, b do not
+    # cancel (see _gaussian_log_terms).
+    log_upper, gap = _gaussian_log_terms(mu, eps)
+    out = np.where(np.isneginf(log_upper), 0.0, np.exp(log_upper) * -np.expm1(gap))
     out = np.clip(out, 0.0, 1.0)
     return float(out) if np.ndim(out) == 0 else out

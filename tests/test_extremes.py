@@ -136,6 +136,20 @@ class TestGaussian:
         if 1e-300 < delta < 0.9 and eps < 10:  # tight, not only valid: 1 % less noise breaks delta
             assert rdplib.gaussian_delta(eps, 0.99 * sigma) > delta
 
+    @pytest.mark.parametrize(("eps", "delta"), [(1e-12, TINY_DELTA), (TINY_EPS, TINY_DELTA), (1e-12, 1e-50)])
+    def test_analytic_sigma_at_tiny_eps_meets_delta_independently(self, eps, delta):
+        """Checked by the lemma's integral E[(1 - e^(eps - L))+] = ∫_0^∞ φ(a - s)(1 - e^(-mu s)) ds,
+        not by gaussian_delta: the closed form's two terms nearly cancel here."""
+        from scipy import integrate
+
+        sigma = rdplib.gaussian_sigma(1.0, eps, delta)
+        mu = 1.0 / sigma
+        a = mu / 2.0 - eps / mu  # negative here
+        value, _ = integrate.quad(lambda s: math.exp(a * s - s * s / 2.0) * -math.expm1(-mu * s), 0.0, 40.0,
+                                  epsabs=0.0, epsrel=1e-12, limit=200)
+        true_delta = math.exp(-a * a / 2.0) / math.sqrt(2.0 * math.pi) * value
+        assert 1 - 1e-6 < true_delta / delta <= 1 + 1e-9
+
     def test_default_calibration_is_analytic(self):
         assert rdplib.gaussian_sigma(1.0, 0.5, 1e-5) == rdplib.gaussian_sigma(1.0, 0.5, 1e-5, method="analytic")
         a = rdplib.gaussian_mechanism(np.zeros(3), 1.0, 0.5, 1e-5, rng=4)

@@ -378,3 +378,63 @@ def test_gaussian_delta_against_simulation():
 def test_gaussian_delta_errors_name_the_parameter(kwargs, message):
     with pytest.raises(ValueError, match=message):
         rdplib.gaussian_delta(**kwargs)
+
+
+# --- tiny epsilon and tiny delta: the two normal probabilities nearly cancel -----------
+
+
+def _gaussian_delta_lemma(epsilon: float, sigma: float) -> float:
+    """Independent δ(ε) for N(0, σ²) against N(1, σ²): E[(1 - e^(ε - L))_+] as the integral
+    of a positive function (no cancellation). With mu = 1/σ and a = mu/2 - ε/mu,
+    δ = ∫_0^∞ φ(a - s) (1 - e^(-mu s)) ds."""
+    from scipy import integrate
+
+    mu = 1.0 / sigma
+    a = mu / 2.0 - epsilon / mu
+    c = max(a, 0.0)  # the integrand peaks at s = c; outside c ± 40 it is below e^-800 of the peak
+
+    def integrand(s):
+        return math.exp(-((s - c) ** 2) / 2.0 + (a - c) * s) * -math.expm1(-mu * s)
+
+    value, _ = integrate.quad(integrand, max(c - 40.0, 0.0), c + 40.0, points=[c] if c > 0 else None,
+                              epsabs=0.0, epsrel=1e-12, limit=200)
+    return math.exp(-(a - c) * (a + c) / 2.0) / math.sqrt(2.0 * math.pi) * value
+
+
+def _gaussian_delta_mp(epsilon: float, sigma: float) -> float:
+    """The closed form in 400-digit arithmetic (enough for δ down to 1e-300 at any σ used here)."""
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workdps(400):
+        eps, sig = mpmath.mpf(epsilon), mpmath.mpf(sigma)
+        u, v = 1 / (2 * sig), eps * sig
+        return float(mpmath.ncdf(u - v) - mpmath.exp(eps) * mpmath.ncdf(-u - v))
+
+
+@pytest.mark.parametrize("eps", [1e-12, 1e-9, 1e-6])
+@pytest.mark.parametrize("delta", [1e-300, 1e-50, 1e-20, 1e-5])
+def test_gaussian_sigma_meets_delta_at_tiny_epsilon(eps, delta):
+    """The true δ of the returned σ (two independent computations) is the target: not
+    above it beyond rounding, and 1 % less noise breaks it. Before the fix, the difference
+    log Φ(a) - log Φ(b) cancelled here: at (1e-12, 1e-300) the true δ was 2.6e263 x the target."""
+    sigma = gaussian_sigma(1.0, eps, delta)
+    for true_delta in (_gaussian_delta_mp(eps, sigma), _gaussian_delta_lemma(eps, sigma)):
+        assert 1 - 1e-6 < true_delta / delta <= 1 + 1e-9
+    assert _gaussian_delta_lemma(eps, 0.99 * sigma) > delta
+
+
+def test_gaussian_sigma_refuses_epsilon_zero():
+    with pytest.raises(ValueError, match="^epsilon"):
+        gaussian_sigma(1.0, 0.0, 1e-5)
+
+
+@pytest.mark.parametrize("eps", [0.0, 1e-12, 1e-6, 0.5, 50.0])
+@pytest.mark.parametrize("sigma", [0.3, 3.0, 1e3, 1e8, 1e15, 1e100])
+def test_gaussian_delta_matches_independent_computations(eps, sigma):
+    """Relative error of δ below 1e-10 wherever δ > 1e-300, also where σ is huge and ε tiny."""
+    got = rdplib.gaussian_delta(eps, sigma)
+    ref = _gaussian_delta_mp(eps, sigma)
+    if ref > 1e-300:
+        assert got == pytest.approx(ref, rel=1e-10)
+        assert got == pytest.approx(_gaussian_delta_lemma(eps, sigma), rel=1e-9)
+    else:
+        assert 0.0 <= got <= 1e-299
