@@ -323,7 +323,7 @@ def _gaussian_log_terms(mu: ArrayLike, epsilon: ArrayLike) -> tuple[np.ndarray, 
     close and ``log Φ(a) - log Φ(b)`` cancels if taken as a difference (at mu = 1e-20 no
     digit of it is left); it is then the integral over [b, a] of ``φ/Φ =
     sqrt(2/π) / erfcx(-t/√2)``, a smooth function, by 16-point Gauss-Legendre.
-    Checked against 80-digit arithmetic and an independent quadrature (tests): the
+    Checked against 400-digit arithmetic and an independent quadrature (tests): the
     relative error of δ is about 1e-12 wherever δ > 1e-300.
     """
     from scipy.special import erfcx, log_ndtr
@@ -362,10 +362,11 @@ def gaussian_sigma(
     valid for every finite ε > 0 and every δ in (0, 1), as long as σ fits in a
     float: the exact δ is evaluated with a relative error of about 1e-12 even
     where the two normal probabilities nearly cancel (ε and δ both tiny, e.g.
-    ε = 1e-12 with δ = 1e-300), and σ is the largest-δ side of a bisection on
-    log σ carried to the last bit, so the true δ of the returned σ exceeds
-    ``delta`` by at most that rounding (tests check 1e-9 relative, against
-    80-digit arithmetic). ``method="classic"`` is the textbook calibration
+    ε = 1e-12 with δ = 1e-300), and σ is the safe end of a bisection on
+    log σ carried to the last bit (its computed δ is at most ``delta``), so
+    the true δ of the returned σ exceeds ``delta`` by at most that error
+    (tests check 1e-9 relative, against 400-digit arithmetic and an
+    independent quadrature). ε = 0 is refused. ``method="classic"`` is the textbook calibration
     ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon`` (Dwork & Roth,
     Thm A.1), proved only for ``epsilon < 1`` and always larger than needed.
 
