@@ -8,6 +8,8 @@ replacing one record, which moves ``1/n`` of mass from one cell to another, so
 
 from __future__ import annotations
 
+import numbers
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -126,16 +128,26 @@ def dp_histogram(
     return theta + rng.laplace(0.0, 2.0 / (n * epsilon), size=_noise_shape(counts, size))
 
 
-def rdp_condition_holds(k: int, n: int, gamma: float) -> bool:
+def rdp_condition_holds(k: int, n: int, gamma: float | Fraction | Decimal) -> bool:
     """Whether ``2k <= γn``, the condition under which the sparse mechanism skips empty cells.
 
-    The comparison is exact, in rational arithmetic, with ``gamma`` read as the
-    shortest decimal that rounds to it (``str(gamma)``): ``0.29`` means 29/100, so
-    ``rdp_condition_holds(29, 200, 0.29)`` is True, although ``0.29 * 200`` is
-    ``57.99999999999999`` in floating point. That decimal differs from the float by
-    less than one rounding error, and the privacy proof needs only
-    ``2k/(n+1) <= γ``, whose slack ``γ/(n+1)`` is far larger for every ``n`` below
-    about ``10**15``. :func:`rdp_histogram` uses the same comparison.
+    Every comparison is exact, in rational arithmetic. A :class:`fractions.Fraction`
+    or :class:`decimal.Decimal` ``gamma`` is taken at its value, and the test is
+    ``2k <= γn`` itself: ``rdp_condition_holds(400, 16_000, Fraction("0.15") / 3)``
+    is True (2k = 800 = γn).
+
+    A float ``gamma`` is taken at its exact binary value, with a relative slack of
+    ``2**-50`` (eight unit roundoffs of a float64) for the rounding of a γ that was
+    computed: ``0.15 / 3`` is ``0.049999999999999996``, just below 1/20, and
+    ``0.29 * 200`` is ``57.99999999999999``. The slack is safe because the privacy
+    proof (Prop. 5.1 of Hall, Rinaldo & Wasserman) needs less than ``2k <= γn``: it
+    bounds the bad event's probability, given the multiset of the ``n + 1``
+    records, by ``2|S*|/(n+1) <= 2k/(n+1)``, so ``2k <= γ(n+1)`` suffices, a margin
+    of γ over ``2k <= γn``. A float is therefore accepted when
+    ``2k <= γn(1 + 2**-50)`` and ``2k <= γ(n+1)``, both with γ's exact binary
+    value; the second test binds only above ``n = 2**50``, where the slack would
+    exceed the margin. Every accepted ``(k, n, gamma)`` meets the proof's
+    requirement for the γ actually passed. :func:`rdp_histogram` uses the same test.
 
     Parameters
     ----------
@@ -143,7 +155,7 @@ def rdp_condition_holds(k: int, n: int, gamma: float) -> bool:
         Number of cells, ``>= 1``.
     n : int
         Number of observations, ``>= 1``.
-    gamma : float
+    gamma : float, Fraction or Decimal
         RDP parameter in (0, 1).
 
     Returns
@@ -156,22 +168,52 @@ def rdp_condition_holds(k: int, n: int, gamma: float) -> bool:
     (True, False)
     >>> rdp_condition_holds(29, 200, 0.29), rdp_condition_holds(30, 200, 0.29)  # 2k = 58 = γn exactly
     (True, False)
+    >>> 0.15 / 3, rdp_condition_holds(400, 16_000, 0.15 / 3)  # a computed γ, one ulp below 1/20
+    (0.049999999999999996, True)
+    >>> rdp_condition_holds(400, 16_000, Fraction(15, 100) / 3)  # exact: 800 = γn
+    True
     """
     k = check_int(k, "k", minimum=1)
     n = check_int(n, "n", minimum=1)
-    gamma = check_gamma(gamma)
-    return _sparse_condition(k, n, gamma)
+    return _sparse_condition(k, n, _exact_gamma(gamma))
 
 
-def _sparse_condition(k: int, n: int, gamma: float) -> bool:
-    """``2k <= γn`` in exact rational arithmetic, γ read as its shortest decimal."""
-    return bool(2 * int(k) <= Fraction(str(float(gamma))) * int(n))
+_FLOAT_SLACK = 1 + Fraction(1, 2**50)  # relative slack for a float γ: eight float64 unit roundoffs
+
+
+def _exact_gamma(gamma: Any) -> tuple[Fraction, bool]:
+    """``gamma`` as an exact Fraction in (0, 1), and whether it was given as a float."""
+    if isinstance(gamma, Decimal) or (
+        isinstance(gamma, numbers.Rational) and not isinstance(gamma, numbers.Integral)
+    ):
+        if isinstance(gamma, Decimal) and not gamma.is_finite():
+            raise ValueError(f"gamma: must be a finite number in (0, 1), got {gamma}")
+        exact = Fraction(gamma)
+        if not 0 < exact < 1:
+            raise ValueError(f"gamma: must lie in (0, 1), got {gamma}")
+        return exact, False
+    return Fraction(check_gamma(gamma)), True
+
+
+def _sparse_condition(k: int, n: int, gamma: tuple[Fraction, bool]) -> bool:
+    """``2k <= γn`` exactly for an exact γ; for a float γ, with the slack of :func:`rdp_condition_holds`."""
+    exact, is_float = gamma
+    k, n = int(k), int(n)
+    if not is_float:
+        return bool(2 * k <= exact * n)
+    if n < 2**53 and k < 2**52:  # fast path: the float product is within two roundings of γn
+        product = float(exact) * n
+        if 2 * k < product * (1 - 2.0**-40):
+            return True
+        if 2 * k > product * (1 + 2.0**-40):
+            return False
+    return bool(2 * k <= exact * n * _FLOAT_SLACK and 2 * k <= exact * (n + 1))
 
 
 def rdp_histogram(
     counts: ArrayLike,
     epsilon: float,
-    gamma: float,
+    gamma: float | Fraction | Decimal,
     rng: Any = None,
     size: int | None = None,
     require_sparse: bool = False,
@@ -188,8 +230,9 @@ def rdp_histogram(
         The cell counts; ``n = counts.sum() >= 1``.
     epsilon : float
         Privacy parameter, ``> 0``.
-    gamma : float
+    gamma : float, Fraction or Decimal
         Probability (over the data) that the ε-bound may fail, in ``(0, 1)``.
+        The condition ``2k <= γn`` is tested as in :func:`rdp_condition_holds`.
     rng : None, int or numpy.random.Generator
         Source of randomness.
     size : int, optional
@@ -212,13 +255,13 @@ def rdp_histogram(
     if counts.ndim != 1:
         raise ValueError(f"counts: must be one-dimensional, got shape {counts.shape}")
     epsilon = check_epsilon(epsilon)
-    gamma = check_gamma(gamma)
+    exact_gamma = _exact_gamma(gamma)
     k, n = counts.size, int(counts.sum())
-    sparse = _sparse_condition(k, n, gamma)
+    sparse = _sparse_condition(k, n, exact_gamma)
     if not sparse and require_sparse:
         raise ValueError(
             f"gamma: the sparse mechanism needs 2k <= gamma*n, but 2k = {2 * k} > "
-            f"gamma*n = {gamma * n:g}; increase gamma or n, or allow the fall-back"
+            f"gamma*n = {float(exact_gamma[0] * n):g}; increase gamma or n, or allow the fall-back"
         )
     rng = as_rng(rng)
     theta = counts / n

@@ -5,6 +5,9 @@ The projection onto histograms has its own file, tests/test_projection.py.
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -71,10 +74,80 @@ class TestRdpCondition:
                     assert rdp_condition_holds(k, n, gamma), (k, n, gamma)
                     assert not rdp_condition_holds(k + 1, n, gamma), (k + 1, n, gamma)
 
-    def test_computed_gamma_is_read_as_its_decimal(self):
+    def test_computed_gamma_one_ulp_below_the_boundary(self):
+        # Equal splits of a budget: the float quotient falls just below the value meant.
+        assert 0.15 / 3 == 0.049999999999999996 and 0.3 / 3 == 0.09999999999999999
+        assert rdp_condition_holds(400, 16_000, 0.15 / 3) is True  # 2k = 800 = n/20
+        assert rdp_condition_holds(400, 15_999, 0.15 / 3) is False
+        assert rdp_condition_holds(25, 500, 0.3 / 3) is True  # 2k = 50 = n/10
+        assert rdp_condition_holds(25, 499, 0.3 / 3) is False
         gamma = 0.15 * 400 / 700  # 0.08571428571428572: 800 <= γ·9334 = 800.06, not γ·9333 = 799.97
         assert rdp_condition_holds(400, 9_334, gamma) and not rdp_condition_holds(400, 9_333, gamma)
-        assert rdp_condition_holds(1, 2, np.float64(1.0 - 1e-16)) is False  # γ < 1: 2 > γ·2
+
+    def test_fraction_and_decimal_gamma_are_exact(self):
+        third = Fraction("0.15") / 3
+        assert rdp_condition_holds(400, 16_000, third) is True
+        assert rdp_condition_holds(400, 15_999, third) is False
+        assert rdp_condition_holds(400, 16_000, Decimal("0.05")) is True
+        assert rdp_condition_holds(401, 16_000, Decimal("0.05")) is False
+        # no slack for an exact γ: 2k must not exceed γn by even 1/10**30
+        assert rdp_condition_holds(1, 20, Fraction(1, 10) - Fraction(1, 10**30)) is False
+        assert rdp_condition_holds(1, 20, Fraction(1, 10)) is True
+
+    @pytest.mark.parametrize("gamma", [Fraction(0), Fraction(1), Fraction(3, 2), Decimal("-0.1"),
+                                       Decimal("NaN"), Decimal("Infinity"), Decimal("1")])
+    def test_exact_gamma_out_of_range(self, gamma):
+        with pytest.raises(ValueError, match="gamma"):
+            rdp_condition_holds(1, 10, gamma)
+        with pytest.raises(ValueError, match="gamma"):
+            rdp_histogram([3, 0, 2], 1.0, gamma)
+
+    def test_float_slack_never_exceeds_what_the_proof_needs(self):
+        # The proof needs 2k <= γ(n+1) for the float γ passed. Near 10**17 the slack
+        # 2**-50 γn would exceed the margin γ; the second test refuses such k.
+        assert rdp_condition_holds(450_000_000_000_000, 10**17, 0.009) is False
+        assert Fraction(2 * 450_000_000_000_000, 10**17 + 1) > Fraction(0.009)
+        rng = np.random.default_rng(11)
+        ns = np.concatenate([np.arange(1, 2_000), 10 ** rng.uniform(3, 18, size=400)]).astype(np.int64)
+        for n in ns.tolist():
+            for gamma in (rng.integers(1, 1_000) / 1_000, rng.uniform(0.001, 0.999)):
+                top = int(Fraction(gamma) * n) // 2
+                for k in (top, top + 1):
+                    if k >= 1 and rdp_condition_holds(k, n, gamma):
+                        assert 2 * k <= Fraction(gamma) * (n + 1), (k, n, gamma)
+
+    def test_agrees_with_the_rule_in_rational_arithmetic(self):
+        # The float fast path must give the same answer as the rule written out with Fractions.
+        def rule(k, n, gamma):
+            exact = Fraction(gamma)
+            return 2 * k <= exact * n * (1 + Fraction(1, 2**50)) and 2 * k <= exact * (n + 1)
+
+        rng = np.random.default_rng(12)
+        for _ in range(3_000):
+            n = int(10 ** rng.uniform(0, 17))
+            gamma = float(rng.choice([rng.uniform(1e-6, 1), rng.integers(1, 100) / 100, 0.15 / 3]))
+            centre = int(Fraction(gamma) * n) // 2
+            for k in {max(1, centre + d) for d in (-1, 0, 1, 2)}:
+                assert rdp_condition_holds(k, n, gamma) == rule(k, n, gamma), (k, n, gamma)
+
+    def test_slack_is_a_few_ulps_only(self):
+        # 2**-50 relative: 1 - 2**-53 passes as "1" at n = 2 (and 2k = 2 <= 3γ, so the proof holds),
+        # but a γ 1e-12 below the boundary does not.
+        assert rdp_condition_holds(1, 2, np.float64(1.0 - 1e-16)) is True
+        assert Fraction(2) <= Fraction(np.float64(1.0 - 1e-16)) * 3
+        assert rdp_condition_holds(400, 16_000, 0.05 - 1e-12) is False
+        assert rdp_condition_holds(25, 500, np.nextafter(0.1, 0, dtype=np.float64)) is True
+        below = 0.1 * (1 - 2.0**-48)  # about 32 ulps below 0.1
+        assert rdp_condition_holds(25, 500, below) is False
+
+    def test_rdp_histogram_takes_fraction_and_computed_gamma(self):
+        counts = np.zeros(25, dtype=int)
+        counts[[3, 9]] = [300, 200]  # k = 25, n = 500: 2k = 50 = γn at γ = 1/10
+        for gamma in (0.3 / 3, Fraction(3, 10) / 3, Decimal("0.1")):
+            z = rdp_histogram(counts, 1.0, gamma, rng=2, size=4, require_sparse=True)
+            assert np.all(z[:, counts == 0] == 0.0) and np.all(z[:, counts > 0] != 0.0)
+        with pytest.raises(ValueError, match="2k <= gamma"):
+            rdp_histogram(counts[:-1].tolist() + [0, 0], 1.0, Fraction(1, 10), require_sparse=True)
 
     def test_rdp_histogram_uses_the_exact_condition(self):
         counts = np.zeros(29, dtype=int)
