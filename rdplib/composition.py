@@ -314,13 +314,18 @@ def zcdp_to_dp(rho: float, delta: float) -> float:
 
 
 def _log_gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """log δ(ε) of the Gaussian mechanism with Δ/σ = mu, without cancellation."""
-    from scipy import special  # imported here: importing rdplib stays fast
-    a, b = mu / 2.0, epsilon / mu
-    log_first = special.log_ndtr(a - b)
-    log_second = epsilon + special.log_ndtr(-a - b)
-    with np.errstate(divide="ignore"):  # log(0) = -inf where the two terms agree
-        return log_first + np.log(-np.expm1(np.minimum(log_second - log_first, 0.0)))
+    """log δ(ε) of the Gaussian mechanism with Δ/σ = mu, without cancellation.
+
+    Uses the same terms as :func:`rdplib.gaussian_sigma` (``log Φ(a)`` and the gap
+    ``ε + log Φ(b) - log Φ(a)``, the latter by quadrature when mu < 1), so that a tiny
+    ε with a huge σ loses no digits.
+    """
+    from .mechanisms import _gaussian_log_terms
+
+    log_upper, gap = _gaussian_log_terms(mu, epsilon)
+    with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf where the two terms agree
+        out = log_upper + np.log(-np.expm1(gap))
+    return np.where(np.isneginf(log_upper) | (gap == 0.0), -np.inf, out)
 
 
 def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> np.ndarray | float:

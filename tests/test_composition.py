@@ -285,3 +285,11 @@ class TestAccountingChapterNumbers:
 def test_bad_input_names_the_parameter(call, exception, parameter):
     with pytest.raises(exception, match=rf"^{parameter}(?!\w)"):
         call()
+
+
+@pytest.mark.parametrize("epsilon", [1e-12, 1e-9, 1e-6, 0.5, 50.0])
+@pytest.mark.parametrize("delta", [1e-300, 1e-50, 1e-20, 1e-5])
+def test_gaussian_epsilon_inverts_gaussian_sigma_at_tiny_epsilon(epsilon, delta):
+    # a huge sigma with a tiny epsilon: log Phi(a) - log Phi(b) must not cancel (it once gave 6.56e-13 for 1e-12)
+    sigma = rdplib.gaussian_sigma(1.0, epsilon, delta)
+    assert rdplib.gaussian_epsilon(delta, sigma) == pytest.approx(epsilon, rel=1e-6)
