@@ -231,6 +231,28 @@ class TestAccountingChapterNumbers:
         # the chapter: between 3.3321e-07 and 3.3436e-07 (its bracket gives up a larger allowance for round-off)
         assert 3.33205e-7 <= lower <= upper <= 3.34365e-7
 
+    def test_the_gdp_central_limit_is_an_approximation_that_errs_either_way(self):
+        """Dong, Roth and Su's limit mu = 2K / sqrt(S) is no bound: too small for DP-SGD, too large for Laplace."""
+        mu_sgd = 0.05 * math.sqrt(200 * math.expm1(1.0))  # q = 0.05, sigma = 1, T = 200 (chapter 17's setting)
+        limit_sgd = gaussian_epsilon(1e-5, 1 / mu_sgd)
+        lower, upper = (rdplib.subsampled_gaussian_pld(1.0, 0.05, grid_step=1e-3, pessimistic=up).self_compose(200).epsilon(1e-5)
+                        for up in (False, True))
+        assert round(limit_sgd, 2) == 4.01 and (round(lower, 3), round(upper, 3)) == (4.666, 4.766)  # as the chapter prints
+        assert limit_sgd < 0.86 * lower
+        eps0, k = 1.0, 10  # ten Laplace releases: mean loss eps0 + e^-eps0 - 1, second moment from the loss law
+        second_moment = eps0**2 * (1 + math.exp(-eps0)) / 2 + integrate.quad(
+            lambda y: (eps0 * (1 - 2 * y)) ** 2 * eps0 / 2 * math.exp(-eps0 * y), 0.0, 1.0)[0]
+        limit_laplace = gaussian_epsilon(1e-6, math.sqrt(k * second_moment) / (2 * k * (eps0 + math.expm1(-eps0))))
+        exact = [rdplib.laplace_pld(1 / eps0, grid_step=1e-3, pessimistic=up).self_compose(k).epsilon(1e-6) for up in (False, True)]
+        assert round(limit_laplace, 2) == 15.27 and [round(e, 4) for e in exact] == [9.999, 9.999]
+        assert exact[1] <= k * eps0 < limit_laplace  # above even basic composition's (10, 0)
+
+    def test_the_chapters_pld_bracket_holds_at_delta_zero(self):
+        """rdplib's bracket, like the chapter's, keeps the pure-DP eps of 500 Laplace releases (50) at delta = 0."""
+        lower = rdplib.laplace_pld(10.0, pessimistic=False).self_compose(500).epsilon(0.0)
+        upper = rdplib.laplace_pld(10.0).self_compose(500).epsilon(0.0)
+        assert lower <= 50.0 <= upper
+
     def test_the_sharper_conversion_is_44_percent_above_exact_for_one_noisy_release(self):
         ratio = gaussian_renyi_epsilon(100.0, 1, 1e-3) / gaussian_epsilon(1e-3, 100.0)
         assert round(100 * (ratio - 1)) == 44
