@@ -1,14 +1,15 @@
 """The private-learning chapter (book/ch17_private_learning.ipynb) against outside references.
 
 * The accountant numbers the chapter prints (its run, the noise levels of the cost figure, the
-  noise calibrated for ε = 1, the ε after 1, 2, 4, … steps) are read from the stored outputs and
-  compared with Google's dp-accounting 0.6.0: its Rényi DP accountant and its PLD accountant with
-  ``PoissonSampledDpEvent(q, GaussianDpEvent(σ))``, within 1 %. nbval guarantees that the stored
-  outputs are what the notebook computes.
+  noise calibrated for ε = 1, the ε after 1, 2, 4, … steps, the ε at small δ, the (ε, δ) amplification
+  of one step, the full-batch noise, the conservativeness of the integer-order calibration) are read
+  from the stored outputs and compared with Google's dp-accounting 0.6.0: its Rényi DP accountant and
+  its PLD accountant with ``PoissonSampledDpEvent(q, GaussianDpEvent(σ))``, within 1 %. nbval
+  guarantees that the stored outputs are what the notebook computes.
 * The chapter's own NumPy functions (Poisson sampling by geometric gaps, the two DP-SGD trainers,
-  the subsampled Gaussian's Rényi divergence by integration and by the binomial sum) are taken from
-  the notebook's cells and checked against dp-accounting, exact sums and direct computation,
-  including extreme parameters.
+  the subsampled Gaussian's Rényi divergence by integration and by the binomial sum, the noise
+  calibration, the ε of two normal laws with separate spreads) are taken from the notebook's cells and
+  checked against dp-accounting, exact sums and direct computation, including extreme parameters.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ def _number(pattern: str) -> float:
 @functools.lru_cache(maxsize=None)
 def _chapter() -> dict:
     """The namespace of the chapter's imports and function definitions (no experiments run)."""
-    namespace: dict = {}
-    wanted = ("def poisson_sample", "def dp_sgd(", "def dp_sgd_many", "def renyi_by_integration")
+    namespace: dict = {"DELTA": DELTA}  # a default argument of the calibration functions
+    wanted = ("def poisson_sample", "def dp_sgd(", "def dp_sgd_many", "def renyi_by_integration",
+              "def calibrate_noise", "def normal_pair_epsilon")
     for cell in _cells():
         source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if cell["cell_type"] == "code" and (source.startswith("import ipywidgets") or any(w in source for w in wanted)):
@@ -129,7 +131,7 @@ def test_the_epsilon_after_each_power_of_two_steps():
 
 def test_the_noise_levels_of_the_cost_figure():
     rows = re.findall(r"^ +([\d.]+) +([\d.]+) +0\.\d{4} \+- ", _printed(), flags=re.MULTILINE)
-    assert len(rows) == 7, "the table of noise levels and their epsilon changed"
+    assert len(rows) == 5, "the table of noise levels and their epsilon changed"
     for sigma, eps in rows:
         _close(float(eps), pld_epsilon(float(sigma), STEPS), f"PLD accountant, sigma {sigma}")
 
@@ -149,6 +151,68 @@ def test_the_audit_does_not_refute_the_accountant():
     worst = _number(r"white-box worst case, 1,000 runs per dataset: lower bound on eps ([\d.]+)")
     upper = pld_epsilon(1.0, STEPS)
     assert 0 < lower < worst < upper
+
+
+def test_small_delta_the_pld_floor_and_the_clt():
+    """Below the PLD's mass at infinity the chapter's PLD accountant gives infinity; above it, its ε is an
+    upper bound, close to dp-accounting's at 1e-10 and pessimistic (not optimistic) at 1e-12."""
+    rows = dict(re.findall(r"delta = (1e-\d+): PLD eps ([\d.]+|inf), Rényi DP eps [\d.]+", _printed()))
+    assert set(rows) == {"1e-10", "1e-12", "1e-15"}
+    _close(float(rows["1e-10"]), pld_epsilon(1.0, STEPS, 1e-10), "PLD accountant at delta 1e-10")
+    assert float(rows["1e-12"]) >= pld_epsilon(1.0, STEPS, 1e-12)
+    assert rows["1e-15"] == "inf"
+    for delta in ("1e-10", "1e-12", "1e-15"):
+        ours = _number(rf"delta = {delta}: PLD eps (?:[\d.]+|inf), Rényi DP eps ([\d.]+)")
+        _close(ours, renyi_epsilon(1.0, STEPS, float(delta)), f"Rényi DP accountant at delta {delta}")
+    mass = _number(r"the PLD's probability of an infinite loss after 200 steps: ([\d.e-]+)")
+    assert 1e-13 < mass < 1e-12
+    # Gaussian DP's central-limit approximation: mu = q sqrt(T (e^(1/sigma^2) - 1)), eps from the GDP curve
+    mu = RATE * np.sqrt(STEPS * np.expm1(1.0))
+    assert _number(r"central-limit approximation: mu = ([\d.]+)") == pytest.approx(mu, abs=1e-3)
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    clt_eps = brentq(lambda e: norm.cdf(-e / mu + mu / 2) - np.exp(e) * norm.cdf(-e / mu - mu / 2) - DELTA, 0, 50)
+    assert _number(r"central-limit approximation: mu = [\d.]+, eps = ([\d.]+)") == pytest.approx(clt_eps, abs=6e-3)
+    assert clt_eps < pld_epsilon(1.0, STEPS)  # the approximation is optimistic here
+
+
+def test_the_epsilon_delta_amplification_of_one_step():
+    found = re.search(r"\(([\d.]+), 1e-5\)-DP; the \(eps, delta\) theorem at q = 0.05 gives \(([\d.]+), 5e-07\); "
+                      r"the exact eps of the subsampled step at delta = 5e-7 is ([\d.]+)", _printed())
+    assert found
+    one_step, amplified, exact = map(float, found.groups())
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    gaussian = brentq(lambda e: norm.cdf(0.5 - e) - np.exp(e) * norm.cdf(-0.5 - e) - DELTA, 0, 50)
+    assert one_step == pytest.approx(gaussian, abs=1e-4)
+    assert amplified == pytest.approx(np.log1p(RATE * np.expm1(gaussian)), abs=1e-4)
+    accountant = dp_pld.PLDAccountant(value_discretization_interval=1e-4)
+    accountant.compose(dp_accounting.PoissonSampledDpEvent(RATE, dp_accounting.GaussianDpEvent(1.0)))
+    _close(exact, accountant.get_epsilon(RATE * DELTA), "one subsampled step at delta 5e-7")
+
+
+def test_the_full_batch_noise_gives_the_same_epsilon():
+    """Ten full-batch steps with the printed sigma have the printed epsilon (dp-accounting's PLD)."""
+    rows = re.findall(r"^ +([\d.]+) +sigma +[\d.]+: 0\.\d{4} \+- 0\.\d{4} +sigma +([\d.]+): ", _printed(), flags=re.MULTILINE)
+    assert len(rows) == 3
+    for eps, sigma in rows:
+        accountant = dp_pld.PLDAccountant(value_discretization_interval=1e-4)
+        accountant.compose(dp_accounting.GaussianDpEvent(float(sigma)), 10)
+        _close(accountant.get_epsilon(DELTA), float(eps), f"ten full-batch steps, sigma {sigma}")
+
+
+def test_the_integer_order_calibration_is_conservative():
+    rows = re.findall(r"target eps ([\d.]+) at q = ([\d.]+), T = (\d+): sigma ([\d.]+), whose PLD eps is ([\d.]+)", _printed())
+    assert len(rows) == 2
+    for target, q, steps, sigma, printed in rows:
+        accountant = dp_pld.PLDAccountant(value_discretization_interval=1e-4)
+        accountant.compose(dp_accounting.PoissonSampledDpEvent(float(q), dp_accounting.GaussianDpEvent(float(sigma))), int(steps))
+        theirs = accountant.get_epsilon(DELTA)
+        assert abs(float(printed) / theirs - 1) < 0.02, (q, steps)  # sigma is printed to three decimals
+        assert theirs <= float(target)
+    assert min(float(r[4]) / float(r[0]) for r in rows) < 0.55  # half the target at q = 0.01, T = 50
 
 
 # ------------------------------------------------------------ the chapter's functions
@@ -206,6 +270,7 @@ def test_poisson_sample_at_extreme_parameters():
     assert sample(0, 0.5, rng).size == 0
     assert np.array_equal(sample(1_000, 1.0, rng), np.arange(1_000))
     assert sample(10, 1e-9, rng).size == 0  # almost surely nothing, and no endless loop
+    assert sample(10**6, 1e-20, rng).size == 0  # a gap far beyond the end does not overflow
     big = sample(10**9, 1e-6, rng)  # a billion records: about a thousand kept
     assert np.all(np.diff(big) > 0) and big[-1] < 10**9 and 800 < big.size < 1_200
 
@@ -230,3 +295,44 @@ def test_dp_sgd_clips_each_gradient_and_the_trainers_agree():
     assert np.all(np.isfinite(W))
     empty = chapter["dp_sgd_many"](X[:0], y[:0], np.ones(3), clip, 0.1, 5, learning_rate, lot, rng)
     assert empty.shape == (3, X.shape[1]) and np.all(np.isfinite(empty))
+
+
+def test_renyi_curves_at_extreme_parameters():
+    """q = 1 (every record) is the Gaussian's alpha / (2 sigma^2); no NaN, no negative divergence."""
+    chapter = _chapter()
+    orders = np.arange(2, 65)
+    for sigma in [0.1, 1.0, 1e3]:
+        exact = orders / (2 * sigma**2)
+        assert np.allclose(chapter["renyi_integer_orders"](orders, sigma, 1.0), exact, rtol=1e-9)
+        assert chapter["renyi_by_integration"](8.0, sigma, 1.0) == pytest.approx(8 / (2 * sigma**2), rel=1e-6)
+    tiny = chapter["renyi_integer_orders"](orders, 1e6, 1e-9)  # far below the 1e-16 rounding of 1 + D
+    assert np.all(np.isfinite(tiny)) and np.all(tiny >= 0) and np.all(tiny < 1e-15)
+    assert 0 <= chapter["renyi_by_integration"](2.0, 1e6, 1e-9) < 1e-14
+
+
+def test_calibrate_noise_meets_its_target_or_raises():
+    chapter = _chapter()
+    calibrate, epsilon = chapter["calibrate_noise"], chapter["renyi_integer_epsilon"]
+    for target, q, steps in [(1.0, 0.05, 200), (0.25, 0.1, 400), (8.0, 0.01, 50)]:
+        sigma = calibrate(target, q, steps)
+        assert epsilon(sigma, q, steps) <= target * (1 + 1e-9)
+        assert epsilon(sigma * (1 - 1e-4), q, steps) > target * (1 - 1e-3)  # and not far more noise than needed
+    with pytest.raises(ValueError, match="needs sigma"):
+        calibrate(0.04, 0.05, 200)  # out of reach with sigma <= 200 and orders 2 to 128
+
+
+def test_normal_pair_epsilon_matches_numerical_integration():
+    """The chapter's exact epsilon of two normal laws with separate spreads, against a direct integral of
+    the hockey-stick divergence, and against the equal-spread formula as the spreads meet."""
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    pair = _chapter()["normal_pair_epsilon"]
+    y = np.linspace(-400, 400, 800_001)
+    for mean_p, sd_p, mean_q, sd_q in [(0.0, 1.0, 0.5, 1.3), (12.0, 31.7, 0.0, 36.2), (0.0, 36.2, 12.0, 31.7), (1.0, 2.0, 0.0, 1.0)]:
+        p, q = norm.pdf(y, mean_p, sd_p), norm.pdf(y, mean_q, sd_q)
+        delta = lambda e, p=p, q=q: np.trapezoid(np.maximum(p - np.exp(e) * q, 0.0), y) - DELTA  # noqa: E731
+        assert pair(mean_p, sd_p, mean_q, sd_q, DELTA) == pytest.approx(brentq(delta, 0, 40), abs=2e-3)
+    mu = 0.4
+    equal = brentq(lambda e: norm.cdf(-e / mu + mu / 2) - np.exp(e) * norm.cdf(-e / mu - mu / 2) - DELTA, 0, 50)
+    assert pair(mu, 1.0, 0.0, 1.0 + 1e-6, DELTA) == pytest.approx(equal, abs=1e-3)
