@@ -191,13 +191,16 @@ def threshold_for_delta(delta: float, epsilon: float) -> int:
     5
     >>> threshold_for_delta(1e-7, np.log(3))  # n = 10**6 users, n * delta = 0.1
     16
+    >>> threshold_for_delta(1e-309, 1.0)  # subnormal δ: 1/(2δ) would overflow
+    712
     """
     delta = check_delta(delta, allow_zero=False)
     epsilon = check_epsilon(epsilon)
     # Closed form, then an exact integer search around it: threshold_delta is
     # non-increasing in T, so find the smallest T with threshold_delta(T) <= delta.
     if delta < 0.5:
-        guess = 1.0 + math.log(1.0 / (2.0 * delta)) / epsilon
+        # log(1/(2δ)) as -log 2 - log δ: 1/(2δ) overflows for subnormal δ (below ~2.8e-309)
+        guess = 1.0 + (-math.log(2.0) - math.log(delta)) / epsilon
     else:
         guess = 1.0 + math.log(2.0 * (1.0 - delta)) / epsilon
     if not abs(guess) < 2.0**52:

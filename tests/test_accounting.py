@@ -183,6 +183,16 @@ class TestThresholdForDelta:
             t = threshold_for_delta(delta, eps)
             assert t == math.ceil(1 + math.log(1 / (2 * delta)) / eps)
 
+    def test_subnormal_delta(self):
+        """1/(2δ) overflows below δ ≈ 2.8e-309, but the threshold is small: no spurious error."""
+        assert threshold_for_delta(5e-324, 1e6) == 2
+        assert threshold_for_delta(1e-309, 1.0) == 712  # ½e^-710 = 2.2e-309 > δ >= ½e^-711
+        for delta in (5e-324, 1e-320, 1e-309, 2.7e-309, 3e-309):
+            for eps in (0.5, 1.0, 1e3):
+                t = threshold_for_delta(delta, eps)
+                assert threshold_delta(t, eps) <= delta < threshold_delta(t - 1, eps)
+                assert t == math.ceil(1 + (-math.log(2) - math.log(delta)) / eps)
+
     @HYPOTHESIS
     @given(
         st.floats(min_value=1e-15, max_value=0.999, allow_nan=False),

@@ -225,6 +225,12 @@ class TestAccounting:
         t = rdplib.threshold_for_delta(delta, eps)
         assert rdplib.threshold_delta(t, eps) <= delta < rdplib.threshold_delta(t - 1, eps)
 
+    @pytest.mark.parametrize("eps", [1.0, HUGE_EPS])
+    @pytest.mark.parametrize("delta", [5e-324, 1e-309])
+    def test_threshold_for_delta_subnormal(self, eps, delta):
+        t = rdplib.threshold_for_delta(delta, eps)
+        assert rdplib.threshold_delta(t, eps) <= delta < rdplib.threshold_delta(t - 1, eps)
+
     def test_threshold_for_delta_too_large_is_an_error(self):
         raises_naming(ValueError, "epsilon", lambda: rdplib.threshold_for_delta(TINY_DELTA, 1e-300))
 
