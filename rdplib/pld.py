@@ -161,11 +161,9 @@ class PrivacyLossDistribution:
         Whether losses were rounded up.
     offset : int
         Grid index of the first loss.
-    losses : numpy.ndarray
-        The grid losses ``grid_step * (offset + i)`` of ``probabilities``
-        (first direction).
     probabilities : numpy.ndarray
-        Their probabilities.
+        The probabilities of the grid losses ``grid_step * (offset + i)`` (first
+        direction; the property :attr:`losses` gives those losses).
     infinity_mass : float
         Probability of an infinite loss.
     reverse : PrivacyLossDistribution or None
