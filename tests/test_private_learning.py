@@ -18,6 +18,7 @@ import functools
 import json
 import logging
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -161,6 +162,11 @@ def test_small_delta_the_pld_floor_and_the_clt():
     _close(float(rows["1e-10"]), pld_epsilon(1.0, STEPS, 1e-10), "PLD accountant at delta 1e-10")
     assert float(rows["1e-12"]) >= pld_epsilon(1.0, STEPS, 1e-12)
     assert rows["1e-15"] == "inf"
+    # at 1e-12 the chapter names dp-accounting's value and how far above it its own lies
+    named = _number(r"at delta = 1e-12, dp-accounting's PLD accountant gives ([\d.]+)")
+    assert named == pytest.approx(pld_epsilon(1.0, STEPS, 1e-12), abs=6e-4)
+    above = _number(r"ours is ([\d.]+)% above it") / 100
+    assert above == pytest.approx(float(rows["1e-12"]) / pld_epsilon(1.0, STEPS, 1e-12) - 1, abs=1.5e-3) and above > 0
     for delta in ("1e-10", "1e-12", "1e-15"):
         ours = _number(rf"delta = {delta}: PLD eps (?:[\d.]+|inf), Rényi DP eps ([\d.]+)")
         _close(ours, renyi_epsilon(1.0, STEPS, float(delta)), f"Rényi DP accountant at delta {delta}")
@@ -271,6 +277,9 @@ def test_poisson_sample_at_extreme_parameters():
     assert np.array_equal(sample(1_000, 1.0, rng), np.arange(1_000))
     assert sample(10, 1e-9, rng).size == 0  # almost surely nothing, and no endless loop
     assert sample(10**6, 1e-20, rng).size == 0  # a gap far beyond the end does not overflow
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # q = 0: no division by zero, nothing kept
+        assert sample(1_000, 0.0, rng).size == 0 and sample(1_000, -0.1, rng).size == 0
     big = sample(10**9, 1e-6, rng)  # a billion records: about a thousand kept
     assert np.all(np.diff(big) > 0) and big[-1] < 10**9 and 800 < big.size < 1_200
 
@@ -305,6 +314,10 @@ def test_renyi_curves_at_extreme_parameters():
         exact = orders / (2 * sigma**2)
         assert np.allclose(chapter["renyi_integer_orders"](orders, sigma, 1.0), exact, rtol=1e-9)
         assert chapter["renyi_by_integration"](8.0, sigma, 1.0) == pytest.approx(8 / (2 * sigma**2), rel=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # q = 0 (no record sampled) is no privacy loss: exactly 0, no NaN
+        assert np.array_equal(chapter["renyi_integer_orders"](orders, np.array([0.5, 1.0, 30.0]), 0.0), np.zeros((3, orders.size)))
+    assert chapter["renyi_by_integration"](8.0, 1.0, 0.0) == pytest.approx(0.0, abs=1e-14)
     tiny = chapter["renyi_integer_orders"](orders, 1e6, 1e-9)  # far below the 1e-16 rounding of 1 + D
     assert np.all(np.isfinite(tiny)) and np.all(tiny >= 0) and np.all(tiny < 1e-15)
     assert 0 <= chapter["renyi_by_integration"](2.0, 1e6, 1e-9) < 1e-14
@@ -317,8 +330,16 @@ def test_calibrate_noise_meets_its_target_or_raises():
         sigma = calibrate(target, q, steps)
         assert epsilon(sigma, q, steps) <= target * (1 + 1e-9)
         assert epsilon(sigma * (1 - 1e-4), q, steps) > target * (1 - 1e-3)  # and not far more noise than needed
-    with pytest.raises(ValueError, match="needs sigma"):
-        calibrate(0.04, 0.05, 200)  # out of reach with sigma <= 200 and orders 2 to 128
+    # the conversion's value as sigma -> infinity: the delta term alone at the best order up to 128
+    alpha = np.arange(2, 129)
+    floor = np.min(np.log1p(-1 / alpha) - (np.log(DELTA) + np.log(alpha)) / (alpha - 1))
+    assert floor == pytest.approx(0.0446, abs=5e-5)
+    assert epsilon(1e8, 0.05, 200) == pytest.approx(floor, abs=1e-6) and epsilon(200.0, 0.05, 200) > 0.045
+    for q, steps in [(0.05, 200), (0.001, 1), (1.0, 10_000)]:
+        with pytest.raises(ValueError, match=r"below 0\.0446.*higher orders or the PLD accountant"):
+            calibrate(0.04, q, steps)  # below the floor, whatever sigma, q and T
+    with pytest.raises(ValueError, match="needs sigma > 200"):
+        calibrate(0.045, 0.05, 200)  # above the floor, but sigma = 200 gives 0.0454
 
 
 def test_normal_pair_epsilon_matches_numerical_integration():
