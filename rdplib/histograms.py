@@ -290,19 +290,24 @@ def project_to_histograms(
     first. Ties are broken by cell index. Adding needs only a selection
     (``numpy.partition``, O(k)); removing needs one sort, O(k log k).
 
-    The minimiser is often not unique: whenever ``sum(b) >= n`` *every* integer
+    The minimiser is often not unique. Whenever ``sum(b) >= n`` *every* integer
     vector with ``0 <= c <= b`` and ``sum(c) = n`` is a minimiser, because each
-    unit removed from ``b`` costs exactly 1 wherever it is taken. ``ties`` says
-    which one is returned in that case:
+    unit removed from ``b`` costs exactly 1 wherever it is taken. When units must
+    be added, ties arise too: once the straddling units are used, every further
+    unit costs +1 wherever it goes, so every placement of the remainder is a
+    minimiser (it is spread round-robin over all cells, including cells where
+    ``z <= 0``). Only when ``sum(b) == n`` exactly is the minimiser ``b`` alone.
+    ``ties`` says which minimiser is returned when the surplus is removed:
 
     ``"smallest"`` (default)
         Remove the surplus from the smallest cells first. It wipes out the small
         spurious counts that noise creates in empty cells.
     ``"proportional"``
-        Remove the surplus in proportion to ``b`` (largest remainders take the
-        leftover units): "clip at zero and rescale to total n", rounded so that
-        the result is still an exact minimiser. It keeps spurious mass where the
-        noise put it.
+        Remove the surplus from the floors ``b`` in proportion to them (largest
+        remainders take the leftover units), so that the result is still an exact
+        minimiser; "clip at zero, rescale to total n, round" is close in spirit
+        but is not always a minimiser. It keeps spurious mass where the noise
+        put it.
 
     When ``sum(b) < n`` the minimiser built by adding units is returned for both.
     Units beyond the straddling ones cost +1 wherever they go, so they may land
