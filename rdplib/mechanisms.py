@@ -304,10 +304,10 @@ def geometric_mechanism(
             f"epsilon: epsilon / sensitivity must be at least 1e-15 for int64 noise, got {epsilon / sensitivity}"
         )
     rng = as_rng(rng)
-    a = math.exp(-epsilon / sensitivity)
+    success = -math.expm1(-epsilon / sensitivity)  # 1 - a without cancellation at small epsilon
     # numpy's geometric counts trials (support 1, 2, ...); the +1 offsets cancel in g1 - g2.
-    g1 = rng.geometric(1.0 - a, size=arr.shape)
-    g2 = rng.geometric(1.0 - a, size=arr.shape)
+    g1 = rng.geometric(success, size=arr.shape)
+    g2 = rng.geometric(success, size=arr.shape)
     noisy = arr + (g1 - g2)
     return int(noisy) if noisy.ndim == 0 else noisy
 
