@@ -10,6 +10,7 @@ U-statistic variant and the rank-based scale on it in the open.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -78,5 +79,9 @@ def quantile_scale(
     values = _pairwise_h_values(x, h)
     level = check_probability(quantile, "quantile", open_interval=True)
     n = np.asarray(x).shape[0]
-    d = np.quantile(values, level, method="inverted_cdf")
+    # the inverted-cdf quantile, the ceil(level * m)-th smallest value; the product is rounded to
+    # 9 decimals first, so that a level like 1 - 0.7 = 0.30000000000000004 picks rank 3 of 10, not 4
+    m = values.size
+    rank = min(max(math.ceil(round(level * m, 9)), 1), m)
+    d = np.partition(values, rank - 1)[rank - 1]
     return float(d / n)

@@ -71,3 +71,16 @@ class TestQuantileScale:
         s = quantile_scale(x, absdiff, q)
         assert s >= 0
         assert quantile_scale(factor * x + shift, absdiff, q) == pytest.approx(factor * s, rel=1e-9, abs=1e-9)
+
+
+def test_quantile_rank_is_not_moved_by_floating_point():
+    # 1 - 0.7 is 0.30000000000000004: the rank must still be ceil(0.3 * 10) = 3, as with 0.3
+    x = np.arange(20.0)
+    h = lambda a, b: np.abs(a - b)  # noqa: E731
+    assert quantile_scale(x, h, 1 - 0.7) == quantile_scale(x, h, 0.3)
+    for m in range(2, 60):
+        x = np.random.default_rng(m).normal(size=2 * m)
+        for quantile in (0.1, 0.3, 1 - 0.7, 0.5, 0.9, 1 - 0.1):
+            values = np.sort(np.abs(x[:m] - x[m:]))
+            rank = min(max(int(np.ceil(round(quantile * m, 9))), 1), m)
+            assert quantile_scale(x, h, quantile) == values[rank - 1] / (2 * m)
