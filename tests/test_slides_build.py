@@ -102,7 +102,7 @@ def test_every_chapter_deck_has_its_slides_and_explorer_figures(book, path):
     text = "\n".join(cell.source for cell in deck.cells)
     explorers = sum("explorer" in c.metadata.get("tags", []) for c in nbformat.read(path, as_version=4).cells)
     assert count >= 5
-    assert "Learning objectives" in text and "Summary</p>" in text
+    assert "Learning objectives" in text and 'class="box-title">Summary' in text
     assert text.count("explorer with sliders") == explorers  # each explorer as its static figure
     assert all("application/vnd.jupyter.widget-view+json" not in o.get("data", {})
                for c in deck.cells if c.cell_type == "code" for o in c.outputs)
@@ -125,3 +125,15 @@ def test_a_slide_tag_never_shows_what_the_book_hides(path):
         tags = set(cell.metadata.get("tags", []))
         if "slide" in tags:
             assert not tags & {"remove-cell", "remove-input", "no-slide"}, cell.source[:60]
+
+
+def test_a_long_summary_is_shared_over_slides():
+    """A summary list longer than LIST_SLIDE_CHARS goes on several slides, items in order, none lost."""
+    items = [f"- point {i}: " + "word " * 60 for i in range(8)]
+    block = build_slides.Directive("admonition", "Summary", {"class": "important"}, "\n".join(items))
+    parts = build_slides._split_long_list(block)
+    assert len(parts) > 1 and all(len(p.body) <= build_slides.LIST_SLIDE_CHARS for p in parts)
+    assert [p.title for p in parts] == [f"Summary ({i} of {len(parts)})" for i in range(1, len(parts) + 1)]
+    assert "\n".join(p.body for p in parts) == block.body
+    short = build_slides.Directive("admonition", "Summary", {}, "- one\n- two")
+    assert build_slides._split_long_list(short) == [short]

@@ -361,6 +361,43 @@ def _without_widgets(cell) -> nbformat.NotebookNode:
     return cell
 
 
+#: An admonition whose body is a bullet list longer than this (in characters of Markdown) is split
+#: over several slides, "Summary (1 of 2)", ..., so that no slide outgrows the deck.
+LIST_SLIDE_CHARS = 1500
+
+
+def _split_long_list(block: Directive) -> list[Directive]:
+    """The admonition itself, or copies of it that share its top-level bullet items out in order."""
+    lines = block.body.split("\n")
+    items, head = [], []
+    for line in lines:
+        if line.startswith(("- ", "* ")):
+            items.append([line])
+        elif items:
+            items[-1].append(line)
+        else:
+            head.append(line)
+    if len(block.body) <= LIST_SLIDE_CHARS or len(items) < 2:
+        return [block]
+    groups, current, size = [], [], len("\n".join(head))
+    for item in items:
+        text = "\n".join(item)
+        if current and size + len(text) > LIST_SLIDE_CHARS:
+            groups.append(current)
+            current, size = [], 0
+        current.append(text)
+        size += len(text)
+    groups.append(current)
+    if len(groups) == 1:
+        return [block]
+    parts = []
+    for number, group in enumerate(groups, start=1):
+        body = "\n".join((head if number == 1 else []) + group)
+        title = f"{block.title} ({number} of {len(groups)})" if block.title else ""
+        parts.append(Directive(block.name, title, block.options, body))
+    return parts
+
+
 def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
     """The deck of one chapter as a notebook of slide cells, and its number of slides."""
     nb = nbformat.read(path, as_version=4)
@@ -395,9 +432,11 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
                     exercises.append((block.number, block.title, block.label))
                 if SLIDE_TAG in tags or in_exercises:
                     continue
-                if kind in BOXES or kind == "admonition":
-                    shown = "" if kind == "admonition" else section
-                    cells.append(_raw_slide(_heading(shown, book, base) + directive_html(block, book, base)))
+                if kind == "admonition":
+                    for part in _split_long_list(block):
+                        cells.append(_raw_slide(directive_html(part, book, base)))
+                elif kind in BOXES:
+                    cells.append(_raw_slide(_heading(section, book, base) + directive_html(block, book, base)))
         elif cell.cell_type == "code":
             if "explorer" in tags:
                 after_explorer = True  # the static figure that follows stands in for it
@@ -418,7 +457,7 @@ def chapter_slides(path: Path, book: Book) -> tuple[nbformat.NotebookNode, int]:
             f"<li>{'Exercise ' + num + ' ' if num else ''}{_MD.renderInline(book.resolve_roles(t or '', base))} "
             f"<code>{html.escape(lab or '')}</code></li>"
             for num, t, lab in exercises)
-        summary_at = next((i for i, c in enumerate(cells) if "Summary</p>" in c.source), len(cells))
+        summary_at = next((i for i, c in enumerate(cells) if 'class="box-title">Summary' in c.source), len(cells))
         cells.insert(summary_at, _raw_slide(f"<h2>Exercises</h2><ul>{items}</ul>"))
 
     deck = nbformat.v4.new_notebook()
