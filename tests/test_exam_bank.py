@@ -229,6 +229,7 @@ def test_q18_q19_accounting():
     assert rdplib.advanced_composition(0.1, 0.0, 100, 1e-6)[0] == pytest.approx(adv(100))
     _in_page(_fmt(adv(100), 3))  # 6.308
     _in_page(_fmt(adv(10), 3))  # 1.767
+    _in_page(_fmt(2 * math.log(1e6), 1))  # 27.6
     _in_page(_fmt(math.exp(0.25) - 1, 3))  # Q20: 0.284
     _in_page(f"{(math.exp(56.25) - 1) / 1e24:.2f} \\times 10^{{24}}")  # 2.69
 
