@@ -24,34 +24,49 @@ class EncodingError(TypeError):
 
 
 def encode(value: Any, _budget: list[int] | None = None) -> Any:
-    """A JSON-able form of ``value`` (numbers, arrays, lists) or :class:`EncodingError`."""
+    """A JSON-able form of ``value`` or :class:`EncodingError`.
+
+    Numbers, booleans, None, strings, lists, tuples, dicts and NumPy arrays of numbers or strings
+    cross; NumPy scalars (``np.float32``, ``np.int64``, ``np.bool_``, ``np.str_``) and 0-d arrays
+    cross as the plain value they hold. Types are matched exactly or as NumPy's own scalar types:
+    a class of the notebook's own (an object "equal to anything") is refused here and could not be
+    built on the grading side anyway."""
     budget = [MAX_ITEMS] if _budget is None else _budget
-    kind = type(value)  # exact types only: subclasses may override comparisons or conversions
+    kind = type(value)
     if value is None or kind is bool:
         return value
     if kind is int:
         return {"__int__": str(value)} if abs(value) > 2**53 else value
     if kind is float:
         return _float(value)
-    if kind is str:
+    if kind is str or kind is np.str_:
         if len(value) > MAX_STRING:
             raise EncodingError("a string that long cannot be an answer")
-        return {"__str__": value}
-    if kind in (np.bool_,):
+        return {"__str__": str(value)}
+    if kind is np.bool_:
         return bool(value)
-    if kind in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
-        return int(value)
-    if kind in (np.float16, np.float32, np.float64):
+    if kind in _NUMPY_INTS:
+        return encode(int(value), budget)
+    if kind in _NUMPY_FLOATS:
         return _float(float(value))
     if kind is np.ndarray:
+        if value.dtype.kind == "U":
+            budget[0] -= value.size
+            if budget[0] < 0 or any(len(x) > MAX_STRING for x in value.ravel().tolist()):
+                raise EncodingError("the answer is too large")
+            return {"__nd__": "U", "shape": list(value.shape), "data": [str(x) for x in value.ravel().tolist()]}
         if value.dtype.kind not in NUMERIC_KINDS:
             raise EncodingError(f"an array of dtype {value.dtype} (an answer must hold numbers)")
         budget[0] -= value.size
         if budget[0] < 0:
             raise EncodingError("the answer is too large")
-        flat = np.ndarray.tolist(np.ndarray.ravel(value.astype(np.float64 if value.dtype.kind == "f" else value.dtype)))
         if value.dtype.kind == "f":
-            flat = [_float(x) for x in flat]
+            flat = [_float(x) for x in np.ndarray.tolist(np.ndarray.ravel(value.astype(np.float64)))]
+        elif value.dtype.kind == "b":
+            flat = [bool(x) for x in np.ndarray.tolist(np.ndarray.ravel(value))]
+        else:
+            flat = [int(x) if abs(int(x)) <= 2**53 else {"__int__": str(int(x))}
+                    for x in np.ndarray.tolist(np.ndarray.ravel(value))]
         return {"__nd__": value.dtype.kind, "shape": list(value.shape), "data": flat}
     if kind in (list, tuple):
         if len(value) > MAX_ITEMS:
@@ -62,11 +77,17 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
             raise EncodingError("the answer is too large")
         pairs = []
         for key, item in value.items():
-            if type(key) not in (str, int, float, bool):
+            if type(key) not in _KEY_TYPES:
                 raise EncodingError("dictionary keys must be strings or numbers")
             pairs.append([encode(key, budget), encode(item, budget)])
         return {"__dict__": pairs}
     raise EncodingError(f"an object of type {kind.__name__} (an answer must be a number, a bool or a NumPy array)")
+
+
+_NUMPY_INTS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+               np.intc, np.uintc, np.longlong, np.ulonglong)
+_NUMPY_FLOATS = (np.float16, np.float32, np.float64, np.longdouble)
+_KEY_TYPES = (str, int, float, bool, np.str_, np.bool_) + _NUMPY_INTS + _NUMPY_FLOATS
 
 
 def _float(x: float) -> Any:
@@ -91,17 +112,32 @@ def decode(data: Any) -> Any:
         if "__str__" in data:
             return str(data["__str__"])
         if "__nd__" in data:
-            dtype = {"b": bool, "i": np.int64, "u": np.uint64, "f": np.float64}[data["__nd__"]]
-            items = [float(x["__float__"]) if isinstance(x, dict) else x for x in data["data"]]
+            dtype = {"b": bool, "i": np.int64, "u": np.uint64, "f": np.float64, "U": str}[data["__nd__"]]
+            items = [_scalar(x) for x in data["data"]]
+            if dtype is str and not all(isinstance(x, str) for x in items):
+                raise EncodingError("malformed value")
+            if dtype is not str and not all(type(x) in (bool, int, float) for x in items):
+                raise EncodingError("malformed value")
             return np.array(items, dtype=dtype).reshape([int(s) for s in data["shape"]])
         if "__seq__" in data:
             items = [decode(v) for v in data["items"]]
             return tuple(items) if data["__seq__"] == "tuple" else items
         if "__dict__" in data:
-            return {decode(k): decode(v) for k, v in data["__dict__"]}
-        if "__rng__" in data:
-            return data
+            pairs = [(decode(k), decode(v)) for k, v in data["__dict__"]]
+            if not all(type(k) in (str, int, float, bool) for k, _ in pairs):
+                raise EncodingError("malformed value")
+            return dict(pairs)
     raise EncodingError("malformed value")
+
+
+def _scalar(item: Any) -> Any:
+    if isinstance(item, dict):
+        if "__float__" in item:
+            return float(item["__float__"])
+        if "__int__" in item:
+            return int(str(item["__int__"]))
+        raise EncodingError("malformed value")
+    return item
 
 
 def dumps(message: dict[str, Any]) -> str:

@@ -19,19 +19,82 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .grader import FLAG_CRASHED, FLAG_TIMEOUT, LIMITS, Result, grade_submission, questions
+from .grader import (
+    FLAG_CRASHED,
+    FLAG_DUPLICATE,
+    FLAG_FILE_NAME,
+    FLAG_INVALID,
+    FLAG_REFUSED,
+    FLAG_TIMEOUT,
+    LIMITS,
+    Result,
+    grade_submission,
+    questions,
+)
+from .sandbox import SandboxUnavailable, require_sandbox
 
-FLAG_COLUMNS = ["timeout", "crashed", "tampering suspected", "wrong file name", "invalid file"]
+FLAG_COLUMNS = [FLAG_TIMEOUT, FLAG_CRASHED, FLAG_FILE_NAME, FLAG_INVALID, FLAG_REFUSED, FLAG_DUPLICATE]
 
 
-def find_submissions(folder: Path) -> list[Path]:
-    """Every notebook in ``folder`` (one per student, or one per student sub-folder)."""
-    return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+def find_submissions(folder: Path) -> tuple[list[Path], list[Path]]:
+    """(every notebook under ``folder``, one per student or per student sub-folder; the refused ones).
+
+    A symbolic link (to a file or a folder) is refused, as is anything whose real path lies outside
+    ``folder``: an archive that keeps links could otherwise hand in the master, or another student's
+    file."""
+    root = folder.resolve()
+    found, refused = [], []
+    for current, dirs, files in os.walk(folder, followlinks=False):
+        here = Path(current)
+        for name in list(dirs):
+            if (here / name).is_symlink():
+                refused.append(here / name)
+                dirs.remove(name)
+            elif name == ".ipynb_checkpoints":
+                dirs.remove(name)
+        for name in files:
+            path = here / name
+            if not name.endswith(".ipynb"):
+                continue
+            if path.is_symlink() or not path.resolve().is_relative_to(root) or not path.is_file():
+                refused.append(path)
+            else:
+                found.append(path)
+    return sorted(found), sorted(refused)
 
 
 def student_of(path: Path, folder: Path) -> str:
     relative = path.relative_to(folder)
     return relative.parts[0] if len(relative.parts) > 1 else path.stem
+
+
+def safe_text(text: str, limit: int = 120) -> str:
+    """A name fit for a progress line and a file name: control characters replaced, length bounded."""
+    cleaned = "".join(ch if ch.isprintable() and ch not in "\t\r\n" else "?" for ch in str(text))
+    return cleaned[:limit] or "?"
+
+
+def spreadsheet_cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a cell starting with =, +, -, @, a tab or a carriage return is
+    a formula (or split) in Excel, LibreOffice and Google Sheets, so it gets a leading apostrophe."""
+    text = safe_text(text, 200)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") else text
+
+
+def _unique_keys(students: list[str]) -> list[str]:
+    """One key per submission: duplicates of a name get ``name (2)``, ``name (3)`` ..."""
+    seen: dict[str, int] = {}
+    keys = []
+    for student in students:
+        base = safe_text(student)
+        seen[base] = seen.get(base, 0) + 1
+        keys.append(base if seen[base] == 1 else f"{base} ({seen[base]})")
+    return keys
+
+
+def _feedback_name(key: str, index: int) -> str:
+    stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in key).strip("._") or "student"
+    return f"{index + 1:03d}-{stem[:60]}.txt"
 
 
 def _worker(path: str, assignment: str, student: str, seed: int | None, limits: dict[str, float],
@@ -71,9 +134,13 @@ def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: 
         raise ValueError(f"SUBMISSIONS: {folder} is not a folder")
     limits = {**LIMITS, **(limits or {})}
     outer = outer_limit if outer_limit is not None else limits["submission"] + 30
-    paths = find_submissions(folder)
-    if not paths:
+    paths, refused = find_submissions(folder)
+    if not paths and not refused:
         raise ValueError(f"SUBMISSIONS: no .ipynb files in {folder}")
+    require_sandbox()  # stops here, with the install line, when no boundary is in force
+    students = [student_of(p, folder) for p in paths] + [student_of(p, folder) for p in refused]
+    keys = _unique_keys(students)
+    duplicates = {k for k, s in zip(keys, students, strict=True) if students.count(s) > 1}
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     context = multiprocessing.get_context("fork")
     pending = list(enumerate(paths))
@@ -86,7 +153,7 @@ def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: 
     while pending or running:
         while pending and len(running) < max(1, jobs):
             index, path = pending.pop(0)
-            student = student_of(path, folder)
+            student = keys[index]
             run_seed = seed if seed is not None else secrets.randbits(62)
             target = results / f"{index}.json"
             process = context.Process(target=_worker, args=(str(path), assignment, student, run_seed, limits,
@@ -109,14 +176,31 @@ def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: 
             if "error" in row:
                 row = _fallback(path, assignment, student, run_seed, FLAG_CRASHED, f"Grader error: {row['error']}")
             row["seconds"] = round(time.monotonic() - began, 1)
+            row["student"] = keys[index]  # the grader's key, whatever the worker wrote
+            if keys[index] in duplicates:
+                row["flags"] = [*row.get("flags", []), FLAG_DUPLICATE]
+                row.setdefault("notes", []).append("Several submissions have this student's name: each has its "
+                                                   "own row and feedback file; please check which one counts.")
             rows[index] = row
             del running[index]
-            (out / "feedback" / f"{row['student']}.txt").write_text(_feedback(row), encoding="utf-8")
-            progress(f"[{len(rows):>3}/{len(paths)}] {row['student']}: {row['total']:g}/{row['max_total']:g}"
+            row["feedback_file"] = _feedback_name(keys[index], index)
+            (out / "feedback" / row["feedback_file"]).write_text(_feedback(row), encoding="utf-8")
+            progress(f"[{len(rows):>3}/{len(paths)}] {safe_text(row['student'])}: "
+                     f"{row['total']:g}/{row['max_total']:g}"
                      f" in {row['seconds']:.0f} s" + (f"  ({', '.join(row['flags'])})" if row["flags"] else ""))
     for leftover in results.glob("*"):
         leftover.unlink()
     results.rmdir()
+    for offset, path in enumerate(refused):
+        index = len(paths) + offset
+        row = _fallback(path, assignment, keys[index], 0, FLAG_REFUSED,
+                        "Not graded: the submission is a symbolic link or lies outside the submissions folder; "
+                        "submit the notebook file itself.")
+        row["student"], row["seconds"] = keys[index], 0.0
+        row["feedback_file"] = _feedback_name(keys[index], index)
+        (out / "feedback" / row["feedback_file"]).write_text(_feedback(row), encoding="utf-8")
+        rows[index] = row
+        progress(f"[refused] {safe_text(keys[index])}: a symbolic link or a file outside the folder")
     ordered = [rows[i] for i in sorted(rows)]
     write_csv(ordered, assignment, out / "gradebook.csv")
     progress(f"Graded {len(ordered)} submissions in {time.monotonic() - start:.0f} s: {out / 'gradebook.csv'}")
@@ -133,10 +217,15 @@ def write_csv(rows: list[dict[str, Any]], assignment: str, path: Path) -> None:
     names = [q.name for q in questions(assignment) if not q.manual]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "file", *names, "total", "max", "seconds", "seed", *FLAG_COLUMNS])
+        written = [q for q in questions(assignment) if q.manual]
+        writer.writerow(["student", "file", *names, "auto total", "auto max",
+                         *[f"{q.name} (written, /{q.points:g})" for q in written], "seconds", "seed",
+                         "feedback file", *FLAG_COLUMNS])
         for row in rows:
-            writer.writerow([row["student"], row["file"], *[row["scores"].get(q, 0) for q in names], row["total"],
-                             row["max_total"], row["seconds"], row["seed"],
+            writer.writerow([spreadsheet_cell(row["student"]), spreadsheet_cell(row["file"]),
+                             *[row["scores"].get(q, 0) for q in names], row["total"], row["max_total"],
+                             *["" for _ in written], row["seconds"], row["seed"],
+                             spreadsheet_cell(row.get("feedback_file", "")),
                              *["yes" if flag in row["flags"] else "" for flag in FLAG_COLUMNS]])
 
 
@@ -150,7 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="output folder (default _build/grades/<assignment>)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--seed", type=int, default=None, help="reproduce a grading run (printed in the feedback)")
+    parser.add_argument("--weak-sandbox", action="store_true",
+                        help="accept a plain subprocess as the boundary where bubblewrap is not available")
     args = parser.parse_args(argv)
+    if args.weak_sandbox:
+        os.environ["GRADING_WEAK_SANDBOX"] = "1"
     from .grader import load_assignment
 
     try:
@@ -162,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         grade_folder(args.submissions, name, out, jobs=args.jobs, seed=args.seed,
                      progress=lambda line: print(line, flush=True))
-    except ValueError as exc:
+    except (ValueError, SandboxUnavailable) as exc:
         print(f"grading: {exc}", file=sys.stderr)
         return 2
     return 0

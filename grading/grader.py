@@ -1,36 +1,63 @@
-"""Grade one submission: validate the file, then run each question's hidden checks on answers
-computed in a fresh sandbox per question. The points and the maximum come from the assignment's
-check table in :mod:`grading.assignments`, never from files the student can touch."""
+"""Grade one submission: validate the file, run the notebook in an operating-system sandbox
+(:mod:`grading.sandbox`) and run each question's checks on the answers it computes, in a fresh
+copy of the executed notebook per question. The points and the maximum come from the
+assignment's check table in :mod:`grading.assignments`, never from files the student can touch,
+and nothing the notebook reports (pids, flags, counts) is acted on: only the data its functions
+return, which the checks test."""
 
 from __future__ import annotations
 
 import importlib
+import re
 import secrets
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import assignments as _assignments_package
 from .checks import CheckFailed, Context, Question
 from .notebook import NotebookProblem, expected_file_name, read_code_cells
 from .sandbox import Sandbox, SandboxError
 
-ASSIGNMENTS = ["a1_randomized_response", "a2_laplace_mechanism", "a3_thresholding", "a4_rdp_histograms",
-               "a5_local_dp_auditing"]
-LIMITS = {"cell": 20.0, "call": 30.0, "question": 60.0, "submission": 120.0, "memory_mb": 2048}
+# Seconds and megabytes. "question" bounds all the calls of one question together (the notebook
+# pages state the cell, call and question limits).
+LIMITS = {"cell": 20.0, "call": 30.0, "question": 60.0, "submission": 180.0, "memory_mb": 2048, "processes": 64}
 
 FLAG_TIMEOUT = "timeout"
 FLAG_CRASHED = "crashed"
-FLAG_TAMPERING = "tampering suspected"
 FLAG_FILE_NAME = "wrong file name"
 FLAG_INVALID = "invalid file"
+FLAG_REFUSED = "refused file"
+FLAG_DUPLICATE = "duplicate student"
+
+
+def _discover() -> dict[str, str]:
+    """Assignment name -> module name, read from the ``NAME = "..."`` line of every module in
+    :mod:`grading.assignments` (without importing it: one module with an error cannot stop the others)."""
+    found = {}
+    for path in sorted(Path(_assignments_package.__path__[0]).glob("a*.py")):
+        match = re.search(r'^NAME = "([a-z0-9_]+)"', path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+        if match:
+            found[match.group(1)] = path.stem
+    return found
+
+
+def _order(name: str) -> tuple[int, str]:
+    number = name.split("_")[0][1:]
+    return (int(number) if number.isdigit() else 999, name)
+
+
+_MODULES = _discover()
+ASSIGNMENTS = sorted(_MODULES, key=_order)
 
 
 def load_assignment(name: str):
     short = name.split("_")[0]
-    if name not in ASSIGNMENTS and short not in [a.split("_")[0] for a in ASSIGNMENTS]:
-        raise ValueError(f"assignment: unknown assignment {name!r}; expected one of {ASSIGNMENTS}")
-    return importlib.import_module(f"grading.assignments.{short}")
+    for full, module in _MODULES.items():
+        if name in (full, module) or short == module:
+            return importlib.import_module(f"grading.assignments.{module}")
+    raise ValueError(f"assignment: unknown assignment {name!r}; expected one of {ASSIGNMENTS}")
 
 
 def questions(name: str) -> list[Question]:
@@ -79,6 +106,52 @@ def _student_name(path: Path, assignment: str) -> str:
     return path.parent.name if path.name == expected_file_name(assignment) else path.stem
 
 
+class _Run:
+    """The sandboxes of one submission: a new one (the notebook run again) after a sandbox ends."""
+
+    def __init__(self, cells: list[str], limits: dict[str, float], end: float, result: Result, name: str):
+        self.cells, self.limits, self.end, self.result, self.name = cells, limits, end, result, name
+        self.skipped: set[int] = set()
+        self.sandbox: Sandbox | None = None
+        self.reported = False
+
+    def open(self) -> Sandbox:
+        """A sandbox that has run the notebook. A cell that ends the notebook's process or runs past
+        the cell limit is skipped on a new run (as many new runs as there are cells, in time)."""
+        if self.sandbox is not None and self.sandbox.dead is None:
+            return self.sandbox
+        self.close()
+        for _ in range(len(self.cells) + 1):
+            remaining = self.end - time.monotonic()
+            sb = Sandbox(self.cells, cell_limit=self.limits["cell"], call_limit=self.limits["call"],
+                         deadline=max(remaining, 1.0), memory_mb=int(self.limits["memory_mb"]),
+                         processes=int(self.limits["processes"]), notebook_name=self.name, skip=self.skipped)
+            sb.__enter__()
+            self.sandbox = sb
+            if sb.dead is None or sb.last_cell is None or sb.last_cell in self.skipped or remaining < 5:
+                break
+            self.skipped.add(sb.last_cell)
+            _add_flag(self.result, FLAG_TIMEOUT if sb.dead_kind == "timeout" else FLAG_CRASHED)
+            what = (f"ran longer than the cell limit ({self.limits['cell']:.0f} s)" if sb.dead_kind == "timeout"
+                    else "ended the notebook's process")
+            self.result.notes.append(f"Code cell {sb.last_cell + 1} {what}; it was skipped and the rest of the "
+                                     "notebook graded.")
+            sb.close()
+        if not self.reported:
+            self.reported = True
+            for entry in self.sandbox.cell_report:
+                if entry["status"] in ("error", "syntax error"):
+                    kind = entry.get("error_type") or "an exception"
+                    self.result.notes.append(f"Code cell {entry['cell'] + 1} raised {kind} (run the notebook from "
+                                             "the top in a fresh kernel to see it).")
+        return self.sandbox
+
+    def close(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
+
+
 def grade_submission(path: str | Path, assignment: str, *, seed: int | None = None, student: str | None = None,
                      limits: dict[str, float] | None = None) -> Result:
     """Grade the notebook at ``path`` for ``assignment``; never raises on a bad submission."""
@@ -103,27 +176,16 @@ def grade_submission(path: str | Path, assignment: str, *, seed: int | None = No
     except NotebookProblem as exc:
         result.flags.append(FLAG_INVALID)
         result.notes.append(f"Not graded: {exc}")
-        result.seconds = time.monotonic() - start
+        result.seconds = round(time.monotonic() - start, 2)
         return result
     ctx = Context(seed)
-    sb = _open_sandbox(cells, set(), limits, start + limits["submission"], result)
+    run = _Run(cells, limits, start + limits["submission"], result, expected_file_name(assignment))
     try:
-        static = [entry["touches"] for entry in sb.cell_report if entry.get("touches")]
-        if static:
-            sb.base_tampered.append("the grader's objects (" + ", ".join(sorted(set(sum(static, [])))) + ")")
-        for entry in sb.cell_report:
-            if entry.get("status") == "timeout":
-                _add_flag(result, FLAG_TIMEOUT)
-            if entry.get("status") == "exit":
-                _add_flag(result, FLAG_CRASHED)
-            if entry.get("status") in ("timeout", "memory", "error", "syntax error", "exit"):
-                result.notes.append(f"Code cell {entry['cell'] + 1}: {entry.get('error', entry['status'])}")
         for question in table:
-            if question.manual:
-                continue
-            _grade_question(question, sb, ctx, result)
+            if not question.manual:
+                _grade_question(question, run, ctx, result, limits)
     finally:
-        sb.close()
+        run.close()
     result.seconds = round(time.monotonic() - start, 2)
     return result
 
@@ -133,82 +195,73 @@ def _add_flag(result: Result, flag: str) -> None:
         result.flags.append(flag)
 
 
-def _open_sandbox(cells: list[str], skipped: set[int], limits: dict[str, float], end: float,
-                  result: Result) -> Sandbox:
-    """A sandbox that has run the notebook; cells that kill the process are skipped on a retry
-    (as many retries as there are cells, within the submission's time limit ``end``)."""
-    for _ in range(len(cells) + 1):
-        run = [("" if i in skipped else source) for i, source in enumerate(cells)]
-        sb = Sandbox(run, cell_limit=limits["cell"], call_limit=limits["call"],
-                     deadline=max(end - time.monotonic(), 1.0), memory_mb=int(limits["memory_mb"])).__enter__()
-        if sb.dead is None or sb.last_cell is None or sb.last_cell in skipped:
-            return sb
-        if "time limit" in sb.dead or end - time.monotonic() < 5:
-            return sb
-        skipped.add(sb.last_cell)
-        _add_flag(result, FLAG_CRASHED)
-        result.notes.append(f"Code cell {sb.last_cell + 1} stopped the notebook's process ({sb.dead}); "
-                            "it was skipped and the rest of the notebook graded.")
-        sb.close()
-    return sb
+class _QuestionClock:
+    """Gives each call of a question at most the time the question has left."""
+
+    def __init__(self, sb: Sandbox, seconds: float):
+        self.sb, self.end = sb, time.monotonic() + seconds
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sb, name)
+
+    def call(self, name: str, *args: Any, limit: float | None = None, **kwargs: Any) -> Any:
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise SandboxError("the question's time limit ran out", "timeout")
+        wanted = self.sb.call_limit if limit is None else limit
+        return self.sb.call(name, *args, limit=min(wanted, left), **kwargs)
 
 
-def _canary(sb: Sandbox) -> None:
-    """A call that must fail: a name that cannot exist. A sandbox that answers it was forged."""
-    try:
-        sb.call("_grading_canary_" + secrets.token_hex(8))
-    except SandboxError as exc:
-        if exc.kind == "missing":
-            return
-        raise
-    raise SandboxError("tampering suspected: the notebook's process answered a call that cannot succeed; "
-                       "flagged for review", "tampering")
-
-
-def _grade_question(question: Question, sb: Sandbox, ctx: Context, result: Result) -> None:
+def _grade_question(question: Question, run: _Run, ctx: Context, result: Result, limits: dict[str, float]) -> None:
     messages: list[str] = []
     score = 0.0
-    sb.begin_question()
     try:
-        if sb.dead is not None:
-            raise SandboxError(f"not graded: {sb.dead}", "timeout" if "time limit" in sb.dead else "crashed")
-        if sb.tampered:
-            raise SandboxError("tampering suspected: the notebook changed " + ", ".join(sb.tampered[:5])
-                               + "; flagged for review", "tampering")
-        _canary(sb)
-        gate = None  # the failed gate check ("randomness drawn from rng", say) that voids the later checks
+        sb = run.open()
+    except Exception as exc:  # noqa: BLE001 - the sandbox could not start: reported, never raised
+        messages.append(f"not graded: {exc}")
+        result.scores[question.name] = 0.0
+        result.feedback[question.name] = messages
+        _add_flag(result, FLAG_CRASHED)
+        return
+    if sb.dead is not None:
+        messages.append(f"not graded: {sb.dead}")
+        _add_flag(result, FLAG_TIMEOUT if sb.dead_kind == "timeout" else FLAG_CRASHED)
+        result.scores[question.name] = 0.0
+        result.feedback[question.name] = messages
+        return
+    sb.begin_question()
+    clock = _QuestionClock(sb, limits["question"])
+    gate = None  # the failed gate check that voids the later checks of the question
+    try:
         for check in question.checks:
             if gate is not None:
                 messages.append(f"{check.title}: not credited, because \"{gate}\" failed")
                 continue
+            if sb.dead is not None:
+                messages.append(f"{check.title}: not run ({sb.dead})")
+                continue
             try:
-                check.run(sb, ctx)
+                check.run(clock, ctx)
             except CheckFailed as exc:
-                messages.append(f"{check.title}: {exc} (seed {ctx.seed})")
+                messages.append(f"{check.title}: {exc}")
                 gate = check.title if check.gate else None
                 continue
             except SandboxError as exc:
                 if exc.kind == "missing":
                     messages.append(f"{exc}: run the cell that defines it, and every cell above it, without errors")
                     break
-                if exc.kind == "tampering":
-                    raise
-                _add_flag(result, {"timeout": FLAG_TIMEOUT, "crashed": FLAG_CRASHED}.get(exc.kind, ""))
-                messages.append(f"{check.title}: {exc}")
-                if sb.fork_pid is None or exc.kind == "timeout":  # gone, or too slow: stop this question
+                if exc.kind in ("timeout", "crashed"):
+                    _add_flag(result, FLAG_TIMEOUT if exc.kind == "timeout" else FLAG_CRASHED)
+                    messages.append(f"{check.title}: {'too slow' if exc.kind == 'timeout' else 'the process stopped'}"
+                                    f" ({exc}); the limits are {limits['call']:.0f} s per call and "
+                                    f"{limits['question']:.0f} s per question")
                     break
+                messages.append(f"{check.title}: {exc}")
                 continue
             except Exception as exc:  # noqa: BLE001 - a malformed answer the check did not expect
                 messages.append(f"{check.title}: the answer has the wrong type or shape ({type(exc).__name__})")
                 continue
             score += check.points
-    except SandboxError as exc:
-        if exc.kind == "tampering":
-            _add_flag(result, FLAG_TAMPERING)
-            score = 0.0
-        else:
-            _add_flag(result, FLAG_TIMEOUT if exc.kind == "timeout" else FLAG_CRASHED)
-        messages.append(str(exc))
     finally:
         sb.end_question()
     result.scores[question.name] = round(score, 4)

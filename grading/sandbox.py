@@ -1,18 +1,43 @@
-"""The grading process's side of the answer sandbox (:mod:`grading._child`).
+"""The grading process's side of the sandbox: an operating-system boundary around one notebook.
 
-A :class:`Sandbox` starts a fresh Python process, hands it the code cells of one notebook, and
-then calls the notebook's answer functions on the grader's inputs. Arguments and results cross
-as plain JSON data; a ``numpy.random.Generator`` argument crosses as its bit-generator state and
-comes back advanced, so a check can use one generator across several calls exactly as it would
-locally. Every call has a time limit, the whole sandbox has a deadline, and a process that dies
-(out of memory, killed, crashed) is reported, not raised.
+A :class:`Sandbox` runs the code cells of one notebook under **bubblewrap** (Debian's ``bubblewrap``,
+the sandbox Flatpak uses) and then calls the notebook's answer functions on the grader's inputs.
+
+What the notebook's code sees (``bwrap`` arguments in :func:`bwrap_command`):
+
+* its own pid, network, IPC, UTS and mount namespaces: no network, no other process, no way to
+  signal anything outside; ``--die-with-parent`` and a new session;
+* a file system holding only the read-only Python environment (``/usr``, the interpreter and
+  the virtual environment, mounted at ``/opt/venv``) and two private, size-limited, writable
+  in-memory folders: ``/home/student`` (a copy of the notebook) and ``/tmp``. The repository
+  (the grader, the masters, rdplib's source), other submissions and the grader's own temporary
+  files do not exist there;
+* its own unprivileged user id (when the grader runs as root; otherwise the user namespace maps
+  the grader's user), with resource limits on address space, CPU time, file size and the number
+  of processes.
+
+Only data crosses back: JSON lines of bounded size, decoded into fresh numbers, strings and
+arrays (:mod:`grading.codec`). Nothing the notebook reports is acted on: a run ends by killing the
+process the grader started (its whole process group and, with it, the pid namespace), never a
+pid the notebook named. Time limits are kept by the grader's clock, not by signals inside the
+notebook's process.
+
+Where bubblewrap cannot create namespaces, :func:`sandbox_mode` says so; the grader then refuses to
+run unless the instructor accepts the weaker boundary (``GRADING_WEAK_SANDBOX=1`` or
+``--weak-sandbox``): the harness runs as a plain subprocess with the same limits, as a separate
+unprivileged user when the grader is root. ``instructors.md`` says what each boundary protects.
 """
 
 from __future__ import annotations
 
+import builtins
+import functools
 import json
 import os
+import resource
+import secrets
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,267 +50,465 @@ import numpy as np
 
 from . import codec
 
-CHILD = Path(__file__).with_name("_child.py")
+HARNESS = Path(__file__).with_name("_child.py")
+CODEC = Path(__file__).with_name("codec.py")
+MAX_MESSAGE = 256 * 2**20  # bytes in one reply
+HOME = "/home/student"
+VENV_MOUNT = "/opt/venv"
+KERNEL_MOUNT = "/opt/kernel"
+TMPFS_BYTES = 256 * 2**20
+INSTALL_HINT = "sudo apt-get install -y bubblewrap"
 
 
 class SandboxError(RuntimeError):
-    """The answer could not be obtained: the message is safe to show the student."""
+    """A call that did not return an answer: ``kind`` is missing, error, timeout or crashed."""
 
-    def __init__(self, message: str, kind: str = "error"):
+    def __init__(self, message: str, kind: str = "error", error_type: str | None = None):
         super().__init__(message)
-        self.kind = kind  # "error", "missing", "timeout", "crashed", "tampering"
+        self.kind = kind
+        self.error_type = error_type
+
+
+class SandboxUnavailable(RuntimeError):
+    """No operating-system sandbox on this machine (and the weaker boundary was not accepted)."""
 
 
 class Ref:
-    """An argument that names something defined in the student's notebook (e.g. their own mechanism)."""
+    """The notebook's own object called ``name`` (passed as an argument to a call)."""
 
     def __init__(self, name: str):
         self.name = name
 
 
 class Expr:
-    """An argument built in the sandbox from the grader's source: ``ns="student"`` sees the notebook."""
+    """The grader's own Python expression (a mechanism of its own, say), evaluated in the sandbox
+    with only ``np`` in scope and passed as an argument to a call."""
 
-    def __init__(self, source: str, ns: str = "clean"):
-        self.source, self.ns = source, ns
+    def __init__(self, source: str):
+        self.source = source
 
 
-def _rdplib_dirs() -> list[str]:
+# ----------------------------------------------------------------------------- the boundary
+def _python_dirs() -> tuple[Path, Path]:
+    """(the interpreter's installation, the virtual environment or None)."""
+    base = Path(sys.base_prefix).resolve()
+    prefix = Path(sys.prefix).resolve()
+    return base, (prefix if prefix != base else None)
+
+
+def _masked_dirs() -> list[str]:
+    """Folders of rdplib visible inside the Python environment (a non-editable install): hidden."""
     import importlib.util
 
-    spec = importlib.util.find_spec("rdplib")
+    try:
+        spec = importlib.util.find_spec("rdplib")
+    except (ImportError, ValueError):
+        return []
     if spec is None or not spec.submodule_search_locations:
         return []
-    return [os.path.realpath(p) for p in spec.submodule_search_locations]
+    out = []
+    base, venv = _python_dirs()
+    for location in spec.submodule_search_locations:
+        path = Path(location).resolve()
+        for root, mount in ((venv, Path(VENV_MOUNT)), (base, base)):
+            if root is not None and path.is_relative_to(root):
+                out.append(str(mount / path.relative_to(root)))
+    return out
 
 
+def _ancestors(path: Path) -> list[str]:
+    return [str(p) for p in reversed(path.parents) if str(p) != "/"]
+
+
+def bwrap_command(*, as_root: bool) -> list[str]:
+    """The bubblewrap command line that starts the harness (see the module docstring)."""
+    base, venv = _python_dirs()
+    args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--die-with-parent", "--new-session", "--hostname", "jupyter"]
+    if not as_root:
+        args.insert(1, "--unshare-user")
+    for folder in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin"):
+        if os.path.exists(folder):
+            args += ["--ro-bind", folder, folder]
+    for item in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/fonts",
+                 "/etc/alternatives", "/etc/mime.types"):
+        if os.path.exists(item):
+            args += ["--ro-bind", item, item]
+    if not str(base).startswith(("/usr/", "/bin/", "/lib")) and str(base) != "/usr":
+        for parent in _ancestors(base):
+            args += ["--perms", "0755", "--dir", parent]
+        args += ["--ro-bind", str(base), str(base)]
+    if venv is not None:
+        args += ["--perms", "0755", "--dir", "/opt", "--ro-bind", str(venv), VENV_MOUNT]
+    for folder in _masked_dirs():
+        args += ["--tmpfs", folder]
+    args += ["--perms", "0755", "--dir", KERNEL_MOUNT,
+             "--ro-bind", str(HARNESS), f"{KERNEL_MOUNT}/harness.py",
+             "--ro-bind", str(CODEC), f"{KERNEL_MOUNT}/codec.py",
+             "--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
+             "--perms", "0755", "--dir", "/home",
+             "--perms", "0777", "--size", str(TMPFS_BYTES), "--tmpfs", HOME,
+             "--chdir", HOME, "--clearenv"]
+    python = f"{VENV_MOUNT}/bin/python" if venv is not None else str(Path(sys.executable).resolve())
+    for key, value in _environment(python).items():
+        args += ["--setenv", key, value]
+    return args + [python, f"{KERNEL_MOUNT}/harness.py"]
+
+
+def _environment(python: str) -> dict[str, str]:
+    return {"HOME": HOME, "USER": "student", "LOGNAME": "student", "LANG": "C.UTF-8",
+            "PATH": f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin", "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": "/tmp/matplotlib", "IPYTHONDIR": "/tmp/ipython", "TMPDIR": "/tmp",
+            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+
+
+@functools.lru_cache(maxsize=1)
+def sandbox_mode() -> str:
+    """``"bwrap"`` when bubblewrap can create its namespaces here, else ``"none"``."""
+    if shutil.which("bwrap") is None:
+        return "none"
+    as_root = os.geteuid() == 0
+    probe = bwrap_command(as_root=as_root)[:-2] + ["/bin/sh", "-c", "exit 0"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return "none"
+    return "bwrap" if done.returncode == 0 else "none"
+
+
+def weak_sandbox_accepted() -> bool:
+    return os.environ.get("GRADING_WEAK_SANDBOX", "") == "1"
+
+
+def require_sandbox() -> str:
+    """The boundary in force, or :class:`SandboxUnavailable` with the install line."""
+    mode = sandbox_mode()
+    if mode == "bwrap":
+        return mode
+    if weak_sandbox_accepted():
+        return "weak"
+    raise SandboxUnavailable(
+        "bubblewrap cannot isolate the notebooks on this machine (not installed, or namespaces are not allowed "
+        f"here). Install it with:\n  {INSTALL_HINT}\nor accept the weaker boundary (a plain subprocess with "
+        "resource limits, as a separate user when run as root) with GRADING_WEAK_SANDBOX=1 or --weak-sandbox; "
+        "see the instructors' page for what it does not protect.")
+
+
+def _kill_user(uid: int) -> None:
+    """SIGKILL every process of ``uid`` (a user id made for one sandbox, so nothing else runs as it)."""
+    for _ in range(3):
+        found = False
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    if os.stat(f"/proc/{entry}").st_uid == uid:
+                        os.kill(int(entry), signal.SIGKILL)
+                        found = True
+                except OSError:
+                    pass
+        if not found:
+            return
+        time.sleep(0.05)
+
+
+def _count_processes(uid: int) -> int:
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    count += 1
+            except OSError:
+                pass
+    return count
+
+
+# ----------------------------------------------------------------------------- the sandbox
 class Sandbox:
-    """One isolated run of a notebook's code; use as a context manager."""
+    """One isolated run of a notebook; use as a context manager.
+
+    ``skip`` lists cells not to run (cells that ended the process on an earlier attempt).
+    """
 
     def __init__(self, cells: list[str], *, cell_limit: float = 20.0, call_limit: float = 30.0,
-                 deadline: float = 90.0, memory_mb: int = 2048):
+                 deadline: float = 90.0, memory_mb: int = 2048, processes: int = 64,
+                 notebook_name: str = "notebook.ipynb", skip: set[int] | None = None):
         self.cells, self.cell_limit, self.call_limit = cells, cell_limit, call_limit
-        self.memory_mb = memory_mb
+        self.memory_mb, self.processes = memory_mb, processes
+        self.notebook_name = notebook_name
+        self.skip = set(skip or ())
         self.deadline = time.monotonic() + deadline
-        self.tampered: list[str] = []
         self.cell_report: list[dict[str, Any]] = []
         self.dead: str | None = None
+        self.dead_kind = "crashed"
+        self.last_cell: int | None = None
         self.process: subprocess.Popen | None = None
+        self.in_question = False
         self.calls = 0
+        self._buffer = bytearray()
 
     # ------------------------------------------------------------------ lifecycle
     def __enter__(self) -> Sandbox:
-        self._workdir = tempfile.TemporaryDirectory(prefix="grading-sandbox-")
-        env = {"PATH": "/usr/bin:/bin", "HOME": self._workdir.name, "MPLBACKEND": "Agg",
-               "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-               "MPLCONFIGDIR": self._workdir.name, "TMPDIR": self._workdir.name, "PYTHONHASHSEED": "0"}
-        extra: dict[str, Any] = {}
-        user = os.environ.get("GRADING_SANDBOX_USER")  # run student code as this unprivileged user
-        if user and hasattr(os, "geteuid") and os.geteuid() == 0:
-            import pwd
+        mode = require_sandbox()
+        as_root = os.geteuid() == 0
+        uid = (100_000 + secrets.randbelow(1_000_000_000)) if as_root else None
+        self.uid = uid
+        if mode == "bwrap":
+            command, cwd, env = bwrap_command(as_root=as_root), "/", {}
+            self._scratch = None
+        else:  # the weaker boundary: a plain subprocess in a private folder
+            self._scratch = tempfile.mkdtemp(prefix="nb-")
+            kernel = Path(self._scratch) / "kernel"
+            home = Path(self._scratch) / "home"
+            kernel.mkdir()
+            home.mkdir()
+            shutil.copy(HARNESS, kernel / "harness.py")
+            shutil.copy(CODEC, kernel / "codec.py")
+            os.chmod(self._scratch, 0o755)
+            os.chmod(home, 0o777)
+            command = [sys.executable, str(kernel / "harness.py")]
+            env = {**_environment(sys.executable), "HOME": str(home), "TMPDIR": str(home),
+                   "MPLCONFIGDIR": str(home), "IPYTHONDIR": str(home)}
+            cwd = str(home)
+        limit_processes = self.processes if as_root else _count_processes(os.getuid()) + self.processes
+        memory = int(self.memory_mb) * 2**20
+        cpu = int(max(self.deadline - time.monotonic(), 1)) + 10
 
-            entry = pwd.getpwnam(user)
-            os.chown(self._workdir.name, entry.pw_uid, entry.pw_gid)
-            extra = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", str(CHILD)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, cwd=self._workdir.name, env=env, text=True,
-            start_new_session=True,  # its own process group: close() kills everything it started
-            **extra,
-        )
-        self.fork_pid: int | None = None
-        self.fork_dead: str | None = None
-        self._buffer = bytearray()
-        self._send({"cells": self.cells, "cell_limit": self.cell_limit, "memory_mb": self.memory_mb,
-                    "cwd": self._workdir.name, "forbidden_dirs": _rdplib_dirs()})
-        self.last_cell = None
-        while True:
-            ready = self._receive()
-            if ready is None or "progress" not in ready:
-                break
-            self.last_cell = int(ready["progress"])
-        if ready is None:
-            self.cell_report = []
-        else:
-            self.cell_report = ready.get("cells", [])
-            self.tampered = list(ready.get("tampered", []))
-            self.output_tail = ready.get("output_tail", "")
-        self.base_tampered = list(self.tampered)
+        def limits() -> None:  # in the child, before bwrap (and the harness) start
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 2**20, 64 * 2**20))
+            resource.setrlimit(resource.RLIMIT_NPROC, (limit_processes, limit_processes))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+        self.mode = mode
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, cwd=cwd, env=env, preexec_fn=limits,
+                                        start_new_session=True, close_fds=True)
+        notebook = json.dumps({"cells": [{"cell_type": "code", "source": s, "metadata": {}, "outputs": [],
+                                          "execution_count": None} for s in self.cells],
+                               "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+        self._send({"cells": self.cells, "skip": sorted(self.skip), "uid": uid,
+                    "notebook_name": self.notebook_name, "notebook": notebook})
+        self._run_cells()
         return self
+
+    def _run_cells(self) -> None:
+        cell_end = None
+        while True:
+            limit = None if cell_end is None else max(cell_end - time.monotonic(), 0.0)
+            message = self._receive(limit, what="cell")
+            if message is None:
+                if self.dead_kind == "timeout" and self.last_cell is not None and cell_end is not None \
+                        and time.monotonic() >= cell_end:
+                    self.dead = f"code cell {self.last_cell + 1} ran longer than {self.cell_limit:.0f} s"
+                return
+            if "start" in message:
+                self.last_cell = _int(message["start"])
+                cell_end = time.monotonic() + self.cell_limit
+            elif "done" in message and isinstance(message["done"], dict):
+                entry = message["done"]
+                self.cell_report.append({"cell": _int(entry.get("cell")), "status": _text(entry.get("status")),
+                                         "error_type": _text(entry.get("error_type", ""))})
+                cell_end = None
+            elif message.get("ready") is True:
+                self.last_cell = None
+                return
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()
 
     def close(self) -> None:
+        """Kill what this sandbox started: its process group and, with bwrap, the whole pid namespace
+        (bwrap's own init, pid 1 there, dies with the bwrap process; the kernel then kills every
+        process of the namespace). When the grader is root, the sandbox's own user id is swept too."""
         if self.process is not None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+            try:
+                self.process.kill()
+            except ProcessLookupError:
+                pass
             self.process.wait()
-        if self.process is not None:
             for stream in (self.process.stdin, self.process.stdout):
                 try:
                     stream.close()
                 except Exception:  # noqa: BLE001
                     pass
-        if hasattr(self, "_workdir"):
-            self._workdir.cleanup()
+        if getattr(self, "uid", None) is not None:
+            _kill_user(self.uid)
+        if self._scratch_dir():
+            shutil.rmtree(self._scratch_dir(), ignore_errors=True)
+
+    def _scratch_dir(self) -> str | None:
+        return getattr(self, "_scratch", None)
 
     # ------------------------------------------------------------------ protocol
     def _send(self, message: dict[str, Any]) -> None:
+        if self.dead is not None:
+            return
         try:
-            self.process.stdin.write(codec.dumps(message) + "\n")
+            self.process.stdin.write(codec.dumps(message).encode() + b"\n")
             self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            self._died("the notebook's process stopped")
+            self._die("the notebook's process stopped", "crashed")
 
-    def _died(self, reason: str) -> None:
+    def _die(self, reason: str, kind: str) -> None:
+        """Record why the run ended and kill it."""
         if self.dead is None:
             code = self.process.poll() if self.process is not None else None
-            if code is not None and code < 0:
-                reason = f"{reason} (killed by signal {-code}: out of memory or a crash)"
-            self.dead = reason
+            if kind == "crashed" and code is not None and code < 0:
+                reason += f" (killed by signal {-code}: out of memory or a crash)"
+            self.dead, self.dead_kind = reason, kind
+        if self.process is not None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
-    def _receive(self, limit: float | None = None) -> dict[str, Any] | None:
-        """One reply, or None if the process died or the time ran out (then it is killed)."""
-        if self.dead is not None or (self.fork_pid is not None and self.fork_dead is not None):
+    def _receive(self, limit: float | None = None, what: str = "answer") -> dict[str, Any] | None:
+        """One message, or None once the run has ended (died, too slow, or sent garbage)."""
+        if self.dead is not None:
             return None
         end = self.deadline if limit is None else min(self.deadline, time.monotonic() + limit)
         stream = self.process.stdout
         while True:
-            remaining = end - time.monotonic()
-            if remaining <= 0:
-                if self.fork_pid is not None and time.monotonic() < self.deadline:
-                    self._kill_fork("the time limit for this answer ran out")
-                    return None
-                self.process.kill()
-                self._died("the time limit for grading this notebook ran out")
-                return None
             if b"\n" in self._buffer:
                 raw, _, rest = bytes(self._buffer).partition(b"\n")
                 self._buffer = bytearray(rest)
-                line = raw.decode("utf-8", errors="replace")
-            else:
-                ready, _, _ = select.select([stream], [], [], min(remaining, 1.0))
-                if not ready:
-                    continue
-                chunk = os.read(stream.fileno(), 1 << 20)
-                if not chunk:
-                    self.process.wait()
-                    self._died("the notebook's process stopped")
-                    return None
-                self._buffer += chunk
-                if len(self._buffer) > 400 * 2**20:
-                    self.process.kill()
-                    self._died("the notebook's process sent too much data")
-                    return None
-                continue
-            if True:
                 try:
-                    message = codec.loads(line)
-                except (ValueError, json.JSONDecodeError):
-                    self.process.kill()
-                    self._died("the notebook's process sent something unreadable")
-                    return None
-                if self.fork_pid is not None and "joined" in message:  # the question's copy died
-                    status = int(message["joined"])
-                    reason = "the answer's process stopped"
-                    if os.WIFSIGNALED(status):
-                        reason += f" (killed by signal {os.WTERMSIG(status)}: out of memory or a crash)"
-                    self.fork_dead = reason
-                    self.fork_pid = None
-                    self._joined = True
+                    message = codec.loads(raw.decode("utf-8"))
+                except (ValueError, UnicodeDecodeError, RecursionError):
+                    self._die("the notebook's process sent something unreadable", "crashed")
                     return None
                 return message
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                overall = time.monotonic() >= self.deadline
+                self._die("the time limit for grading this notebook ran out" if overall
+                          else f"the {what} took longer than its time limit", "timeout")
+                return None
+            ready, _, _ = select.select([stream], [], [], min(remaining, 1.0))
+            if not ready:
+                continue
+            chunk = os.read(stream.fileno(), 1 << 20)
+            if not chunk:
+                self.process.wait()
+                self._die("the notebook's process stopped", "crashed")
+                return None
+            self._buffer += chunk
+            if len(self._buffer) > MAX_MESSAGE:
+                self._die("the notebook's process sent too much data", "crashed")
+                return None
 
-    def _kill_fork(self, reason: str) -> None:
-        pid = self.fork_pid
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.fork_pid = None
-        self.fork_dead = reason
-        joined = self._receive(10)  # the session reports the copy's end
-        if joined is not None or self.dead is not None:
-            return
-        self._joined = True
-
+    # ------------------------------------------------------------------ questions
     def begin_question(self) -> None:
-        """Fork a fresh copy of the executed notebook for one question."""
-        self.fork_dead, self.fork_pid, self._joined = None, None, False
-        self.tampered = list(self.base_tampered)
+        """A fresh copy of the executed notebook (a fork inside the sandbox) for one question."""
         self._send({"op": "fork"})
         reply = self._receive(15)
-        if reply is None or "forked" not in reply:
-            if self.dead is None:
-                self.process.kill()
-                self._died("the notebook's process did not answer")
-            return
-        self.fork_pid = int(reply["forked"])
-        self.fork_tampered = list(reply.get("tampered", []))
+        if reply is not None and reply.get("forked") is not True:
+            self._die("the notebook's process did not answer", "crashed")
+        self.in_question = self.dead is None
 
     def end_question(self) -> None:
-        if self.dead is not None:
-            return
-        if self.fork_pid is not None:
+        if self.dead is None and self.in_question:
             self._send({"op": "exit"})
-            self._receive(10)  # the "joined" message
-        elif not getattr(self, "_joined", True):
-            self._receive(10)
-        self.fork_pid = None
+            while True:  # skip what the question's copy still had queued, up to the "joined" line
+                reply = self._receive(10)
+                if reply is None or reply.get("joined") is True:
+                    break
+        self.in_question = False
 
     # ------------------------------------------------------------------ answers
     def _encode_arg(self, value: Any, rngs: list[np.random.Generator]) -> Any:
         if isinstance(value, np.random.Generator):
             rngs.append(value)
-            return {"__rng__": value.bit_generator.state}
+            bit_generator = value.bit_generator
+            seed_seq = getattr(bit_generator, "seed_seq", None)
+            if not isinstance(bit_generator, np.random.PCG64) or not isinstance(seed_seq, np.random.SeedSequence):
+                raise TypeError("the grader passes PCG64 generators made from a seed")
+            return {"__rng__": {"entropy": seed_seq.entropy, "spawn_key": list(seed_seq.spawn_key),
+                                "pool_size": seed_seq.pool_size, "n_children_spawned": seed_seq.n_children_spawned,
+                                "state": bit_generator.state}}
         if isinstance(value, Ref):
             return {"__ref__": value.name}
         if isinstance(value, Expr):
-            return {"__expr__": value.source, "ns": value.ns}
+            return {"__expr__": value.source}
         if isinstance(value, (list, tuple)) and any(isinstance(v, (np.random.Generator, Ref, Expr)) for v in value):
             return {"__seq__": "tuple" if isinstance(value, tuple) else "list",
                     "items": [self._encode_arg(v, rngs) for v in value]}
         return codec.encode(value)
 
-    def _check_reply(self, reply: dict[str, Any] | None, what: str) -> dict[str, Any]:
+    def _reply(self, reply: dict[str, Any] | None, what: str) -> dict[str, Any]:
         if reply is None:
-            reason = self.fork_dead or self.dead or "the answer's process stopped"
-            kind = "timeout" if "time limit" in reason else "crashed"
-            raise SandboxError(f"{what}: {reason}", kind)
-        self.tampered += [t for t in reply.get("tampered", []) if t not in self.tampered]
-        if self.tampered:
-            raise SandboxError("tampering suspected: the notebook changed "
-                               f"{', '.join(self.tampered[:5])}; flagged for review", "tampering")
-        if not reply.get("ok"):
-            kind = "missing" if reply.get("missing") else "timeout" if reply.get("timeout") else "error"
-            raise SandboxError(f"{what} raised {reply.get('error', 'an error')}", kind)
-        return reply
+            raise SandboxError(f"{what}: {self.dead or 'the notebook process stopped'}",
+                               "timeout" if self.dead_kind == "timeout" else "crashed")
+        if reply.get("ok") is True:
+            return reply
+        if reply.get("missing") is True:
+            raise SandboxError(f"{what} is not defined", "missing")
+        error_type = _error_name(reply.get("error_type"))
+        if reply.get("encoding") is True:
+            raise SandboxError(f"{what} returned something that is not a number, string, list, dict or array",
+                               "error", "EncodingError")
+        raise SandboxError(f"{what} raised {error_type}", "error", error_type)
 
     def call(self, name: str, *args: Any, limit: float | None = None, return_args: bool = False,
-             replace: dict[str, str] | None = None, **kwargs: Any) -> Any:
-        """``name(*args, **kwargs)`` in the sandbox; returns plain data or raises SandboxError.
+             **kwargs: Any) -> Any:
+        """``name(*args, **kwargs)`` in the sandbox; plain data back, or :class:`SandboxError`.
 
-        ``replace`` maps names of the notebook to the grader's source code of a stand-in, used
-        for this call only (does the answer depend on a closed form it should not use?)."""
+        Generators cross with their seed sequence and state and come back advanced, so a check can
+        use one generator over several calls as it would locally."""
         rngs: list[np.random.Generator] = []
+        time_limit = self.call_limit if limit is None else limit
         message = {"op": "call", "name": name, "args": [self._encode_arg(a, rngs) for a in args],
                    "kwargs": {k: self._encode_arg(v, rngs) for k, v in kwargs.items()},
-                   "limit": self.call_limit if limit is None else limit, "return_args": return_args,
-                   "replace": replace or {}}
+                   "return_args": return_args}
         self.calls += 1
         self._send(message)
-        reply = self._check_reply(self._receive((limit or self.call_limit) + 5), f"{name}(...)")
-        for generator, state in zip(rngs, reply.get("rngs", []), strict=False):
-            generator.bit_generator.state = state
-        value = codec.decode(reply["value"])
-        if return_args:
-            return value, [codec.decode(a) for a in (reply.get("args") or [])]
+        reply = self._reply(self._receive(time_limit, what=f"call of {name}"), f"{name}(...)")
+        states = reply.get("rngs")
+        if isinstance(states, list):
+            for generator, state in zip(rngs, states, strict=False):
+                try:
+                    generator.bit_generator.state = state["state"]
+                except (TypeError, KeyError, ValueError):
+                    raise SandboxError(f"{name}(...): the random generator came back damaged", "error") from None
+        try:
+            value = codec.decode(reply.get("value"))
+            if return_args:
+                return value, [codec.decode(a) for a in (reply.get("args") or [])]
+        except (codec.EncodingError, ValueError, TypeError, KeyError, RecursionError):
+            raise SandboxError(f"{name}(...) returned something that cannot be read", "error",
+                               "EncodingError") from None
         return value
 
     def value(self, name: str) -> Any:
         """The plain value of the notebook variable ``name``."""
         self._send({"op": "value", "name": name})
-        return codec.decode(self._check_reply(self._receive(), name)["value"])
+        reply = self._reply(self._receive(self.call_limit, what=f"value of {name}"), name)
+        try:
+            return codec.decode(reply.get("value"))
+        except (codec.EncodingError, ValueError, TypeError, KeyError, RecursionError):
+            raise SandboxError(f"{name} cannot be read", "error", "EncodingError") from None
+
+
+def _int(value: Any) -> int:
+    return value if type(value) is int else -1
+
+
+def _text(value: Any) -> str:
+    return value[:40] if isinstance(value, str) else ""
+
+
+_BUILTIN_ERRORS = {name for name, obj in vars(builtins).items()
+                   if isinstance(obj, type) and issubclass(obj, BaseException)}
+
+
+def _error_name(value: Any) -> str:
+    """An exception type name from the notebook's process, if it is one of Python's own."""
+    return value if isinstance(value, str) and value in _BUILTIN_ERRORS else "an exception"
