@@ -42,7 +42,7 @@ class LocalAnswers:
     def __init__(self, cells: list[str]):
         self.namespace: dict = {"__name__": "__main__"}
         for source in cells:
-            if "otter" not in source:
+            if "otter" not in source and not source.lstrip().startswith(("%", "!")):
                 exec(compile(source, "<solution>", "exec"), self.namespace)  # noqa: S102 - the master's code
 
     def _arg(self, value):
@@ -51,16 +51,11 @@ class LocalAnswers:
         if isinstance(value, Ref):
             return self.namespace[value.name]
         if isinstance(value, Expr):
-            return eval(value.source, self.namespace if value.ns == "student" else {"np": np})  # noqa: S307
+            return eval(value.source, {"np": np})  # noqa: S307
         return value
 
-    def call(self, name, *args, limit=None, return_args=False, replace=None, **kwargs):
-        saved = {k: self.namespace.get(k) for k in (replace or {})}
-        self.namespace.update({k: eval(v, {"np": np}) for k, v in (replace or {}).items()})  # noqa: S307
-        try:
-            value = self.namespace[name](*[self._arg(a) for a in args], **{k: self._arg(v) for k, v in kwargs.items()})
-        finally:
-            self.namespace.update(saved)
+    def call(self, name, *args, limit=None, return_args=False, **kwargs):
+        value = self.namespace[name](*[self._arg(a) for a in args], **{k: self._arg(v) for k, v in kwargs.items()})
         return (value, list(args)) if return_args else value
 
     def value(self, name):
