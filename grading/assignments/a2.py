@@ -1,4 +1,9 @@
-"""Hidden checks of assignment 2 (sensitivity and the Laplace mechanism)."""
+"""Hidden checks of assignment 2 (sensitivity and the Laplace mechanism).
+
+The mechanisms are tested for behaviour (independent noise draws, low-order bits that do not
+depend on the value, the same law on every input, privacy on neighbours); the simulation runs on
+noise mechanisms of the grader's own, with a scale factor drawn fresh per run.
+"""
 
 from __future__ import annotations
 
@@ -13,31 +18,54 @@ from ..checks import (
     ks_fits,
     laplace_cdf,
     laplace_centre_fits,
+    low_bits_same_law,
+    not_too_regular,
     privacy_holds,
     randomness,
     require,
     same_law,
-    without_closed_form,
 )
+from ..sandbox import Expr
 
 NAME = "a2_laplace_mechanism"
 
 
 def q1_public(sb, ctx):
     close(sb.value("COUNT_SENSITIVITY"), 1, "COUNT_SENSITIVITY")
+    close(sb.call("sum_sensitivity", -20, 80), 100, "sum_sensitivity at the public example [-20, 80]")
 
 
 def q1_sum_mean(sb, ctx):
     g = ctx.rng()
     lower, upper, n = float(g.uniform(-50, 0)), float(g.uniform(1, 400)), int(g.integers(2, 900))
-    close(sb.call("sum_sensitivity", lower, upper), upper - lower, "sum_sensitivity", rtol=1e-9)
-    close(sb.call("mean_sensitivity", lower, upper, n), (upper - lower) / n, "mean_sensitivity", rtol=1e-9)
+    close(sb.call("sum_sensitivity", lower, upper), upper - lower,
+          "sum_sensitivity on other bounds (replace-one: a value can move from lower to upper)", rtol=1e-9)
+    close(sb.call("mean_sensitivity", np.float64(lower), np.float64(upper), np.int64(n)), (upper - lower) / n,
+          "mean_sensitivity on other bounds (NumPy numbers)", rtol=1e-9)
+    close(sb.call("mean_sensitivity", lower=lower, upper=upper, n=n), (upper - lower) / n,
+          "mean_sensitivity called by keyword", rtol=1e-9)
+
+
+def q2_behaviour(sb, ctx):
+    # independent draws (noise placed on the law's quantiles fails) and low-order bits that do not
+    # carry the value (a release hiding the input in its mantissa fails)
+    g = ctx.rng()
+    scale = as_float(sb.call("laplace_scale", 1.0, 0.5), "laplace_scale")
+    require(scale > 0, "laplace_scale must be positive")
+    noise = as_array(sb.call("laplace_mechanism", np.zeros(20_000), 1.0, 0.5, g), "laplace_mechanism")
+    require(noise.shape == (20_000,), "laplace_mechanism must keep the shape of value (try np.zeros(20000))")
+    not_too_regular(noise, laplace_cdf(scale), "laplace_mechanism")
+    a = as_array(sb.call("laplace_mechanism", np.full(20_000, 10.0), 1.0, 1.0, g), "laplace_mechanism")
+    b = as_array(sb.call("laplace_mechanism", np.full(20_000, 11.0), 1.0, 1.0, g), "laplace_mechanism")
+    low_bits_same_law(a, b, "laplace_mechanism on the neighbouring values 10 and 11")
 
 
 def q2_scale(sb, ctx):
     g = ctx.rng()
     s, e = float(g.uniform(0.1, 20)), float(g.uniform(0.05, 5))
     close(sb.call("laplace_scale", s, e), s / e, "laplace_scale", rtol=1e-9)
+    close(sb.call("laplace_scale", sensitivity=np.float64(s), epsilon=np.float64(e)), s / e,
+          "laplace_scale called by keyword with NumPy numbers", rtol=1e-9)
 
 
 q2_random = randomness("laplace_mechanism", lambda g: (np.zeros(50), 1.0, 1.0, g))
@@ -55,16 +83,17 @@ def q2_sizes(sb, ctx):
     big = float(10 ** g.uniform(3, 7))
     large = as_array(sb.call("laplace_mechanism", np.full(20_000, big), 1.0, 0.5, g), "laplace_mechanism") - big
     data = g.normal(0.0, 100.0, 20_000)  # different values, as real data has
-    spread = as_array(sb.call("laplace_mechanism", data, 1.0, 0.5, g), "laplace_mechanism") - data
-    same_law(single / scale, zeros / scale, "laplace_mechanism: noise on single numbers")
-    same_law(large / scale, zeros / scale, "laplace_mechanism: noise on large values")
-    same_law(spread / scale, zeros / scale, "laplace_mechanism: noise on different values")
+    spread = as_array(sb.call("laplace_mechanism", value=data, sensitivity=1.0, epsilon=0.5, rng=g),
+                      "laplace_mechanism") - data
+    same_law(single / scale, zeros / scale, "laplace_mechanism: noise on single numbers against noise on an array")
+    same_law(large / scale, zeros / scale, "laplace_mechanism: noise on large values against noise on zeros")
+    same_law(spread / scale, zeros / scale, "laplace_mechanism: noise on different values against noise on zeros")
     # a large scale too, each normalised by the notebook's own laplace_scale
     sensitivity, epsilon = float(10 ** g.uniform(0, 2)), float(10 ** g.uniform(-2, -0.5))
     wide = as_float(sb.call("laplace_scale", sensitivity, epsilon), "laplace_scale")
     require(wide > 0, "laplace_scale must be positive")
     noisy = as_array(sb.call("laplace_mechanism", np.zeros(20_000), sensitivity, epsilon, g), "laplace_mechanism")
-    same_law(noisy / wide, zeros / scale, "laplace_mechanism: noise at a large scale")
+    same_law(noisy / wide, zeros / scale, "laplace_mechanism: noise at a large scale, divided by laplace_scale")
 
 
 def q2_law(sb, ctx):
@@ -72,8 +101,9 @@ def q2_law(sb, ctx):
         out = as_array(sb.call("laplace_mechanism", np.full(20_000, value), sensitivity, epsilon, ctx.rng()),
                        "laplace_mechanism")
         require(out.shape == (20_000,), "laplace_mechanism must keep the shape of value")
-        ks_fits(out - value, laplace_cdf(sensitivity / epsilon), "laplace_mechanism")
-        laplace_centre_fits(out - value, sensitivity / epsilon, "laplace_mechanism")
+        ks_fits(out - value, laplace_cdf(sensitivity / epsilon),
+                f"laplace_mechanism (value {value}, sensitivity {sensitivity}, epsilon {epsilon})")
+        laplace_centre_fits(out - value, sensitivity / epsilon, "laplace_mechanism: the peak of the noise at 0")
     single = sb.call("laplace_mechanism", 2.5, 1.0, 1.0, ctx.rng())
     require(as_array(single, "laplace_mechanism").size == 1, "a single value gives a single noisy value")
 
@@ -85,6 +115,20 @@ def q2_privacy(sb, ctx):
     privacy_holds(a, b, epsilon, np.linspace(5, 16, 45), "laplace_mechanism")
 
 
+def q3_behaviour(sb, ctx):
+    # releases on two neighbouring datasets (one value replaced): independent draws, and last digits
+    # that do not depend on the dataset
+    g = ctx.rng()
+    x = np.round(g.uniform(0, 100, size=40), 2)
+    y = x.copy()
+    y[0] = 100.0 - y[0]
+    scale = 100.0 / x.size / 1.0
+    draws_x = np.array([as_float(sb.call("clipped_mean", x, 0.0, 100.0, 1.0, g), "clipped_mean") for _ in range(2000)])
+    draws_y = np.array([as_float(sb.call("clipped_mean", y, 0.0, 100.0, 1.0, g), "clipped_mean") for _ in range(2000)])
+    not_too_regular(draws_x - x.mean(), laplace_cdf(scale), "clipped_mean")
+    low_bits_same_law(draws_x, draws_y, "clipped_mean on two neighbouring datasets")
+
+
 q3_random = randomness("clipped_mean", lambda g: (np.arange(10.0), 0.0, 5.0, 1.0, g))
 
 
@@ -94,10 +138,10 @@ def q3_law(sb, ctx):
     lower, upper, epsilon = 0.0, 100.0, 0.7
     centre = np.clip(x, lower, upper).mean()
     scale = (upper - lower) / x.size / epsilon
-    draws = np.array([as_float(sb.call("clipped_mean", x, lower, upper, epsilon, g), "clipped_mean")
-                      for _ in range(1500)])
-    ks_fits(draws - centre, laplace_cdf(scale), "clipped_mean")
-    laplace_centre_fits(draws - centre, scale, "clipped_mean")
+    draws = np.array([as_float(sb.call("clipped_mean", x=x, lower=lower, upper=upper, epsilon=epsilon, rng=g),
+                               "clipped_mean") for _ in range(1500)])
+    ks_fits(draws - centre, laplace_cdf(scale), "clipped_mean: the release around the clipped mean")
+    laplace_centre_fits(draws - centre, scale, "clipped_mean: the peak of the noise")
 
 
 def q3_privacy(sb, ctx):
@@ -107,62 +151,99 @@ def q3_privacy(sb, ctx):
     y = x.copy()
     y[0] = 1e6
     means = [as_float(sb.call("clipped_mean", data, 0.0, 10.0, 1.0, g), "clipped_mean") for data in (x, y)]
-    require(all(np.isfinite(means)) and abs(means[1] - means[0]) < 40, "clipped_mean must clip before averaging")
+    require(all(np.isfinite(means)) and abs(means[1] - means[0]) < 40,
+            "clipped_mean must clip before averaging (try twenty 3s, then one of them replaced by 1e6, in [0, 10])")
 
 
 def q4_formula(sb, ctx):
     g = ctx.rng()
     p, n, e = g.uniform(0, 1, 4), g.integers(2, 10_000, 4).astype(float), g.uniform(0.1, 3, 4)
-    close(sb.call("laplace_mean_mse", p, n, e), p * (1 - p) / n + 2 / (e * n) ** 2, "laplace_mean_mse", rtol=1e-8)
+    close(sb.call("laplace_mean_mse", p, n, e), p * (1 - p) / n + 2 / (e * n) ** 2, "laplace_mean_mse on arrays",
+          rtol=1e-8)
+    close(sb.call("laplace_mean_mse", p=0.5, n=100, epsilon=1.0), 0.0027,
+          "laplace_mean_mse at the public example (called by keyword)", rtol=1e-8)
 
 
-q5_random = randomness("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g), min_draws=lambda a: a[3] / 4)
+def scaled_laplace(factor: float) -> Expr:
+    """The grader's noise: Laplace at ``factor`` times the calibrated scale (a law of its own)."""
+    return Expr(f"lambda value, sensitivity, epsilon, rng: np.asarray(value, dtype=float) + "
+                f"{factor!r} * rng.laplace(0.0, sensitivity / epsilon, size=np.shape(value))")
 
 
-q5_formula = without_closed_form("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g),
-                                 {"laplace_mean_mse": "lambda *args, **kwargs: 123.0"})
+def mse_and_sd(p: float, n: int, b: float, trials: int) -> tuple[float, float]:
+    """Exact MSE of the proportion plus Laplace(b) noise, and the standard deviation of the average of
+    ``trials`` squared errors (from the binomial's central moments and the Laplace moments)."""
+    var = p * (1 - p) / n
+    mu4 = n * p * (1 - p) * (1 + 3 * (n - 2) * p * (1 - p)) / n ** 4
+    mse = var + 2 * b ** 2
+    fourth = mu4 + 6 * var * 2 * b ** 2 + 24 * b ** 4
+    return mse, float(np.sqrt((fourth - mse ** 2) / trials))
 
 
-def q5_law(sb, ctx):
-    # the average of num_trials squared errors: compare with the exact MSE, 6 standard errors
+def q5_other_mechanism(sb, ctx):
+    g = ctx.rng()
+    factor = round(float(g.choice([g.uniform(0.3, 0.6), g.uniform(1.6, 3.0)])), 4)
+    p, n, epsilon, trials = round(float(g.uniform(0.2, 0.8)), 3), int(g.integers(15, 40)), 0.5, 40_000
+    got = as_float(sb.call("simulate_mse", p, n, epsilon, trials, g, scaled_laplace(factor)), "simulate_mse")
+    mse, sd = mse_and_sd(p, n, factor / (n * epsilon), trials)
+    require(abs(got - mse) < 6 * sd,
+            "simulate_mse must run the mechanism it is given on every trial's proportion, with the proportion's "
+            "sensitivity: with another noise mechanism the simulated MSE does not match that mechanism's error")
+
+
+q5_random = randomness("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g, scaled_laplace(1.0)))
+
+
+def q5_laplace(sb, ctx):
+    # the honest use, every argument by keyword, at two settings
     for p, n, epsilon in ((0.3, 30, 0.5), (0.9, 400, 2.0)):
         trials = 40_000
-        got = as_float(sb.call("simulate_mse", p, n, epsilon, trials, ctx.rng()), "simulate_mse")
-        mse = p * (1 - p) / n + 2 / (epsilon * n) ** 2
-        sd = np.sqrt(3 * (mse * 4) ** 2 / trials)  # generous bound on the sd of the mean of squares
-        require(abs(got - mse) < 6 * sd, "simulate_mse: the simulated MSE does not match the mechanism")
-    values = [as_float(sb.call("simulate_mse", 0.5, 10, 1.0, 20, ctx.rng()), "simulate_mse") for _ in range(3)]
-    require(len(set(values)) == 3, "simulate_mse must simulate (its value must vary with the generator)")
+        got = as_float(sb.call("simulate_mse", p=p, n=n, epsilon=epsilon, num_trials=trials, rng=ctx.rng(),
+                               mechanism=scaled_laplace(1.0)), "simulate_mse")
+        mse, sd = mse_and_sd(p, n, 1 / (n * epsilon), trials)
+        require(abs(got - mse) < 6 * sd,
+                f"simulate_mse with the Laplace mechanism (p = {p}, n = {n}, epsilon = {epsilon}, called by "
+                "keyword) does not match its MSE")
 
 
 def q6_formula(sb, ctx):
     g = ctx.rng()
     p, e = float(g.uniform(0.05, 0.95)), float(g.uniform(0.1, 3))
-    close(sb.call("crossover_n", p, e), 2 / (e ** 2 * p * (1 - p)), "crossover_n", rtol=1e-8)
+    close(sb.call("crossover_n", p, e), 2 / (e ** 2 * p * (1 - p)), "crossover_n on other inputs", rtol=1e-8)
+    close(sb.call("crossover_n", p=0.5, epsilon=1.0), 8.0, "crossover_n at the public example (by keyword)",
+          rtol=1e-8)
 
 
 QUESTIONS = [
     Question("q1", ["COUNT_SENSITIVITY", "sum_sensitivity", "mean_sensitivity"], [
-        Check("count sensitivity", 0.5, q1_public, public=True),
+        Check("count sensitivity and the public example", 0.5, q1_public, public=True),
         Check("sum and mean sensitivity on other bounds", 2.5, q1_sum_mean)]),
     Question("q2", ["laplace_scale", "laplace_mechanism"], [
+        Check("independent noise draws whose last digits do not depend on the value", 0.5, q2_behaviour,
+              statistical=True, gate=True),
         Check("Laplace scale", 0.5, q2_scale),
-        Check("randomness drawn from rng", 0.5, q2_random, gate=True),
+        Check("randomness drawn from rng", 0.25, q2_random, gate=True),
         Check("the same noise on single numbers, arrays, small and large values, at every scale", 0.5, q2_sizes,
               statistical=True, gate=True),
-        Check("noise follows the Laplace law at two settings", 1.0, q2_law, statistical=True),
+        Check("noise follows the Laplace law at two settings", 0.75, q2_law, statistical=True),
         Check("empirical privacy on neighbouring values", 0.5, q2_privacy, statistical=True)]),
     Question("q3", ["clipped_mean"], [
-        Check("randomness drawn from rng", 0.5, q3_random, gate=True),
-        Check("clipped mean plus Laplace noise of the right scale", 2.0, q3_law, statistical=True),
+        Check("independent releases whose last digits do not depend on the data", 0.5, q3_behaviour,
+              statistical=True, gate=True),
+        Check("randomness drawn from rng", 0.25, q3_random, gate=True),
+        Check("clipped mean plus Laplace noise of the right scale", 1.75, q3_law, statistical=True),
         Check("an outlier cannot move the release", 0.5, q3_privacy)]),
     Question("q4", ["laplace_mean_mse"], [
-        Check("MSE formula element-wise", 2.0, q4_formula)]),
+        Check("MSE element-wise and at the public example", 2.0, q4_formula)]),
     Question("q5", ["simulate_mse"], [
-        Check("simulation draws from rng", 0.75, q5_random, gate=True),
-        Check("the simulation does not use the MSE formula", 0.25, q5_formula, gate=True),
-        Check("simulated MSE matches the mechanism at two settings", 2.0, q5_law, statistical=True)]),
+        Check("the simulation runs the mechanism it is given (a noise mechanism of the grader's)", 1.75,
+              q5_other_mechanism, statistical=True, gate=True),
+        Check("simulation draws from rng", 0.25, q5_random),
+        Check("simulated MSE of the Laplace mechanism at two settings (keyword call)", 1.0, q5_laplace,
+              statistical=True)]),
     Question("q6", ["crossover_n"], [
         Check("crossover n", 2.0, q6_formula)]),
-    Question("q7", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
+    # written answers: model answers in the master, rubrics in book/assignments/masters/written_answers.md
+    Question("q7", [], [], manual_points=5.0),
+    Question("q8", [], [], manual_points=4.0),
 ]
