@@ -324,3 +324,26 @@ def test_q36_to_q38_learning():
     assert d2 == pytest.approx(float(rdplib.subsampled_gaussian_renyi(2, 1.0, 0.01)), rel=1e-9)
     _in_page(f"{d2 / 1e-4:.3f} \\times 10^{{-4}}")  # 1.718
     _in_page(_fmt(1000 * d2, 4))  # 0.1718
+
+
+# --------------------------------------------------------------------------- the course-project page
+PROJECTS = ROOT / "book" / "assignments" / "projects.md"
+
+
+def test_projects_page_structure():
+    from tests.test_plain_render import problems_in
+
+    text = PROJECTS.read_text(encoding="utf-8")
+    assert len(re.findall(r"^## Project \d: ", text, flags=re.M)) == 3
+    for milestone in ("Proposal", "Check-in", "Final report"):
+        assert f"| {milestone} |" in text
+    for project in re.split(r"^## Project \d: ", text, flags=re.M)[1:]:
+        project = project.split("\n## ")[0]
+        assert "**Deliverables.**" in project and "**What a strong project shows.**" in project
+        assert re.search(r"\{doc\}`\.\./ch\d\d_", project)
+    rubric = text.split("## The shared rubric", 1)[1]
+    totals = [int(t) for t in re.findall(r"^\| \*\*[^*]+\*\* \((\d+)\) \|", rubric, flags=re.M)]
+    assert sum(totals) == 100 and len(totals) >= 4
+    for name in set(re.findall(r"\{doc\}`\.\./(ch\d\d_[a-z_]+)`", text)):
+        assert (ROOT / "book" / f"{name}.ipynb").exists(), name
+    assert problems_in(text) == []
