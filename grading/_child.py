@@ -2,7 +2,8 @@
 
 It is started by :class:`grading.sandbox.Sandbox` inside a bubblewrap sandbox (its own pid, network,
 IPC and mount namespaces, a read-only Python environment, a private writable home folder) as
-``python /opt/kernel/harness.py``; nothing of the grader, the masters, rdplib's source or other
+``python /opt/kernel/launcher.py`` (bwrap's own init is pid 1 there: when the grader kills bwrap,
+that init dies and the kernel kills every process of the namespace); nothing of the grader, the masters, rdplib's source or other
 submissions exists in that file system. It
 
 * runs the code cells with a real IPython shell (``InteractiveShell.run_cell``), so magics,

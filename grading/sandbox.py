@@ -143,7 +143,7 @@ def bwrap_command(*, as_root: bool) -> list[str]:
     for folder in _masked_dirs():
         args += ["--tmpfs", folder]
     args += ["--perms", "0755", "--dir", KERNEL_MOUNT,
-             "--ro-bind", str(HARNESS), f"{KERNEL_MOUNT}/harness.py",
+             "--ro-bind", str(HARNESS), f"{KERNEL_MOUNT}/launcher.py",
              "--ro-bind", str(CODEC), f"{KERNEL_MOUNT}/codec.py",
              "--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
@@ -153,7 +153,7 @@ def bwrap_command(*, as_root: bool) -> list[str]:
     python = f"{VENV_MOUNT}/bin/python" if venv is not None else str(Path(sys.executable).resolve())
     for key, value in _environment(python).items():
         args += ["--setenv", key, value]
-    return args + [python, f"{KERNEL_MOUNT}/harness.py"]
+    return args + [python, f"{KERNEL_MOUNT}/launcher.py"]
 
 
 def _environment(python: str) -> dict[str, str]:
@@ -198,7 +198,7 @@ def require_sandbox() -> str:
 
 def _kill_user(uid: int) -> None:
     """SIGKILL every process of ``uid`` (a user id made for one sandbox, so nothing else runs as it)."""
-    for _ in range(3):
+    for _ in range(50):
         found = False
         for entry in os.listdir("/proc"):
             if entry.isdigit():
@@ -264,11 +264,11 @@ class Sandbox:
             home = Path(self._scratch) / "home"
             kernel.mkdir()
             home.mkdir()
-            shutil.copy(HARNESS, kernel / "harness.py")
+            shutil.copy(HARNESS, kernel / "launcher.py")
             shutil.copy(CODEC, kernel / "codec.py")
             os.chmod(self._scratch, 0o755)
             os.chmod(home, 0o777)
-            command = [sys.executable, str(kernel / "harness.py")]
+            command = [sys.executable, str(kernel / "launcher.py")]
             env = {**_environment(sys.executable), "HOME": str(home), "TMPDIR": str(home),
                    "MPLCONFIGDIR": str(home), "IPYTHONDIR": str(home)}
             cwd = str(home)
