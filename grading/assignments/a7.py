@@ -1,0 +1,386 @@
+"""Hidden checks of assignment 7 (the exponential mechanism and report-noisy-max, ch06).
+
+Every hidden input is drawn per run from ``ctx.rng()``. Mechanisms are tested for behaviour: the
+law of the chosen index (chi-square against the exact probabilities), independence across calls
+(the number of wins of one candidate must vary as independent draws make it vary), privacy on
+neighbouring utility vectors, the extremes of epsilon, and the bad input the question says must
+raise. The simulation of q5 is run on the grader's own mechanisms, whose laws no formula in the
+notebook describes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..checks import (
+    Check,
+    Question,
+    as_array,
+    as_float,
+    binomial_fits,
+    chisquare_fits,
+    counts_vary_binomially,
+    privacy_holds,
+    raises,
+    randomness,
+    require,
+)
+from ..sandbox import Expr
+
+NAME = "a7_exponential_mechanism"
+
+
+# ----------------------------------------------------------------------------- the grader's own laws
+def em_probabilities(utilities, sensitivity: float, epsilon: float) -> np.ndarray:
+    """Probabilities of the exponential mechanism (weights exp(eps u / (2 sensitivity)))."""
+    u = np.asarray(utilities, dtype=float)
+    weights = np.exp(epsilon * (u - u.max()) / (2 * sensitivity))
+    return weights / weights.sum()
+
+
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(12)
+
+
+def laplace_max_probabilities(utilities, scale: float, reach: int = 40) -> np.ndarray:
+    """P[candidate r has the largest noisy utility] under independent Laplace(scale) noise: the
+    integral of f(z - u_r) prod_{j != r} F(z - u_j), by Gauss-Legendre on pieces between the kinks
+    (as in ch06's ``laplace_noisy_max_probabilities``)."""
+    u = np.asarray(utilities, dtype=float)
+    u = u - u.max()
+    position = np.clip(u / scale, -(reach + 1), reach + 1)
+    lattice = np.unique(np.floor(position).astype(np.int64)[:, None] + np.arange(-reach, reach + 2))
+    ends = np.union1d(lattice * scale, u)
+    middle, half = (ends[1:] + ends[:-1]) / 2, (ends[1:] - ends[:-1]) / 2
+    z = (middle[:, None] + half[:, None] * _NODES).ravel()
+    weight = (half[:, None] * _WEIGHTS).ravel()
+    standard = (z - u[:, None]) / scale
+    log_cdf = np.where(standard < 0, np.minimum(standard, 0) - np.log(2),
+                       np.log1p(-0.5 * np.exp(-np.abs(standard))))
+    log_density = -np.abs(standard) - np.log(2 * scale)
+    return np.exp(log_density + log_cdf.sum(axis=0) - log_cdf) @ weight
+
+
+def _indices(value, k: int, what: str, size: int | None = None) -> np.ndarray:
+    """The chosen indices as integers in range(k) (a single index when size is None)."""
+    array = as_array(value, what)
+    if size is None:
+        require(array.size == 1, f"{what}: without size, the answer must be a single index")
+    else:
+        require(array.size == size, f"{what}: with size=m, the answer must hold m indices")
+    array = array.ravel()
+    require(np.all(np.isfinite(array)) and np.all(array == np.round(array)),
+            f"{what}: the answer must be whole numbers (indices of candidates)")
+    require(np.all((array >= 0) & (array < k)), f"{what}: every index must lie in 0, ..., len(utilities) - 1")
+    return array.astype(int)
+
+
+def _hidden_utilities(g: np.random.Generator, k: int, sensitivity: float, epsilon: float) -> np.ndarray:
+    """Utilities whose gaps are of the order of the noise (2 sensitivity / epsilon): a law worth testing."""
+    return np.round(2 * sensitivity / epsilon * g.normal(0.0, 1.2, k), 6)
+
+
+# ----------------------------------------------------------------------------- q1: a quantile utility
+def q1_utility(sb, ctx):
+    g = ctx.rng()
+    low = int(g.integers(-50, 50))
+    high = low + int(g.integers(10, 80))
+    n = int(g.integers(5, 400))
+    x = g.integers(low, high + 1, n).astype(float)  # whole values: many equal to a candidate
+    step = float(g.choice([0.5, 1.0, 2.0]))
+    candidates = np.arange(low - 3, high + 4, step)
+    g.shuffle(candidates)  # the order of the grid is the order of the answer
+    q = float(g.uniform(0.02, 0.98))
+    below = (x[None, :] < candidates[:, None]).sum(axis=1)
+    want = -np.abs(below - q * n)
+    got = as_array(sb.call("quantile_utility", x, candidates, q), "quantile_utility")
+    require(got.shape == candidates.shape, "quantile_utility must return one utility per candidate, in the "
+                                           "order of candidates")
+    require(np.allclose(got, want, rtol=1e-9, atol=1e-9),
+            "quantile_utility: wrong utilities on a hidden dataset and grid (count the records strictly below "
+            "each candidate, and use the number of records in the dataset)")
+    listed = as_array(sb.call("quantile_utility", x[:7].tolist(), candidates[:5].tolist(), 0.5), "quantile_utility")
+    below = (x[None, :7] < candidates[:5, None]).sum(axis=1)
+    require(listed.shape == (5,) and np.allclose(listed, -np.abs(below - 3.5), rtol=1e-9, atol=1e-9),
+            "quantile_utility: wrong utilities when x and candidates are Python lists")
+
+
+def q1_sensitivity(sb, ctx):
+    g = ctx.rng()
+    for q in (float(g.uniform(0.01, 0.49)), float(g.uniform(0.51, 0.99)), np.float64(g.uniform(0.01, 0.99))):
+        got = as_float(sb.call("quantile_sensitivity", q), "quantile_sensitivity")
+        require(np.isclose(got, max(q, 1 - q), rtol=1e-9, atol=1e-12),
+                "quantile_sensitivity: wrong value for a hidden q (the largest change of any candidate's utility "
+                "when one record is added or removed, over all datasets)")
+
+
+# ----------------------------------------------------------------------------- q3: the exponential mechanism
+q3_random = randomness("exponential_mechanism", lambda g: (np.linspace(0.0, 3.0, 8), 1.0, 1.0, g, 50))
+
+
+def q3_law(sb, ctx):
+    g = ctx.rng()
+    k = int(g.integers(3, 25))
+    sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
+    u = _hidden_utilities(g, k, sensitivity, epsilon)
+    p = em_probabilities(u, sensitivity, epsilon)
+    many = _indices(sb.call("exponential_mechanism", u, sensitivity, epsilon, g, size=20_000),
+                    k, "exponential_mechanism", 20_000)
+    chisquare_fits(np.bincount(many, minlength=k), p,
+                   "exponential_mechanism: 20,000 draws (size=20000) on hidden utilities")
+    single = [int(_indices(sb.call("exponential_mechanism", u.tolist(), sensitivity, epsilon, rng=g), k,
+                           "exponential_mechanism")[0]) for _ in range(1500)]
+    chisquare_fits(np.bincount(single, minlength=k), p,
+                   "exponential_mechanism: 1,500 separate calls (size omitted, rng by keyword) on hidden utilities")
+
+
+def q3_extremes(sb, ctx):
+    g = ctx.rng()
+    k = int(g.integers(4, 30))
+    name = "exponential_mechanism"
+    # epsilon = 1e6 and utilities near 1e6 (or -1e6): always the best candidate
+    for centre in (1e6, -1e6):
+        u = centre + g.permutation(k).astype(float)
+        best = int(np.argmax(u))
+        draws = _indices(sb.call(name, u, 1.0, 1e6, g, size=200), k, name, 200)
+        require(np.all(draws == best), f"{name}: at epsilon = 1e6, utilities near {centre:.0e} and sensitivity 1 "
+                                       "every draw must be the best candidate (no overflow or NaN)")
+        one = _indices(sb.call(name, u, 1.0, 1e6, g), k, name)
+        require(one[0] == best, f"{name}: at epsilon = 1e6 a single draw must be the best candidate")
+    # two candidates tied for the best at epsilon = 1e6: each about half the time, nothing else
+    u = 1e6 + g.permutation(k).astype(float)
+    top = np.argsort(u)[-2:]
+    u[top[0]] = u[top[1]]
+    draws = _indices(sb.call(name, u, 1.0, 1e6, g, size=4000), k, name, 4000)
+    require(np.all(np.isin(draws, top)), f"{name}: at epsilon = 1e6 only the candidates tied for the best may win")
+    binomial_fits(int(np.sum(draws == top[0])), 4000, 0.5,
+                  f"{name}: two candidates tied for the best at epsilon = 1e6 must win equally often")
+    # epsilon = 1e-9: almost uniform
+    u = g.uniform(-1000, 1000, k)
+    draws = _indices(sb.call(name, u, 1.0, 1e-9, g, size=20_000), k, name, 20_000)
+    chisquare_fits(np.bincount(draws, minlength=k), em_probabilities(u, 1.0, 1e-9),
+                   f"{name}: at epsilon = 1e-9 the choice must be (almost) uniform")
+
+
+def q3_independent(sb, ctx):
+    g = ctx.rng()
+    name = "exponential_mechanism"
+    sensitivity, epsilon = float(g.uniform(0.5, 3)), float(g.uniform(0.3, 2))
+    u = np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon
+    p_best = em_probabilities(u, sensitivity, epsilon)[0]
+    wins = []
+    for _ in range(300):
+        draws, after = sb.call(name, u, sensitivity, epsilon, g, size=60, return_args=True)
+        wins.append(int(np.sum(_indices(draws, 4, name, 60) == 0)))
+    require(np.array_equal(as_array(after[0], name), u), f"{name} must not modify the utilities it is given")
+    counts_vary_binomially(np.array(wins), 60, p_best,
+                           f"{name}: the number of wins of the best candidate in 60 draws")
+
+
+def q3_privacy(sb, ctx):
+    g = ctx.rng()
+    name = "exponential_mechanism"
+    k, sensitivity, epsilon = 50, float(10 ** g.uniform(-1, 1)), float(g.uniform(0.5, 1.5))
+    a = np.zeros(k)
+    b = np.full(k, -sensitivity)
+    b[0] = sensitivity  # every utility moves by at most the sensitivity, in opposite directions
+    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, g, size=100_000), k, name, 100_000)
+    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, g, size=100_000), k, name, 100_000)
+    privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
+                  f"{name}: neighbouring utilities (each moved by at most the sensitivity)")
+
+
+def q3_bad_input(sb, ctx):
+    name = "exponential_mechanism"
+    g = ctx.rng()
+    u = [0.0, 1.0, 2.0]
+    bad = [(u, 1.0, 0.0), (u, 1.0, -1.0), (u, 1.0, float("nan")), (u, 1.0, float("inf")),
+           (u, 0.0, 1.0), (u, -2.0, 1.0), (u, float("nan"), 1.0), (u, float("inf"), 1.0),
+           ([], 1.0, 1.0), ([[0.0, 1.0], [2.0, 3.0]], 1.0, 1.0), ([0.0, float("nan")], 1.0, 1.0),
+           ([0.0, float("inf")], 1.0, 1.0)]
+    for args in bad:
+        require(raises(sb, name, *args, g),
+                f"{name} must raise ValueError when epsilon or sensitivity is not a positive finite number, or "
+                "when utilities is empty, not one-dimensional, or holds a NaN or infinite value")
+
+
+# ----------------------------------------------------------------------------- q4: report-noisy-max
+q4_random = randomness("report_noisy_max", lambda g: (np.linspace(0.0, 3.0, 8), 1.0, 1.0, "gumbel", g, 50))
+
+
+def q4_gumbel(sb, ctx):
+    g = ctx.rng()
+    name = "report_noisy_max"
+    k = int(g.integers(3, 25))
+    sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
+    u = _hidden_utilities(g, k, sensitivity, epsilon)
+    p = em_probabilities(u, sensitivity, epsilon)
+    many = _indices(sb.call(name, u, sensitivity, epsilon, "gumbel", g, size=20_000), k, name, 20_000)
+    chisquare_fits(np.bincount(many, minlength=k), p,
+                   f"{name} with Gumbel noise: 20,000 draws must follow the law of the exponential mechanism")
+    single = [int(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", rng=g), k, name)[0])
+              for _ in range(1000)]
+    chisquare_fits(np.bincount(single, minlength=k), p,
+                   f"{name} with Gumbel noise: 1,000 separate calls must follow the law of the exponential mechanism")
+
+
+def q4_laplace(sb, ctx):
+    g = ctx.rng()
+    name = "report_noisy_max"
+    k = int(g.integers(3, 9))
+    sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
+    u = _hidden_utilities(g, k, sensitivity, epsilon)
+    p = laplace_max_probabilities(u, 2 * sensitivity / epsilon)
+    many = _indices(sb.call(name, u, sensitivity, epsilon, "laplace", g, size=50_000), k, name, 50_000)
+    chisquare_fits(np.bincount(many, minlength=k), p,
+                   f"{name} with Laplace noise: the winners do not follow the law of Laplace noise of the scale "
+                   "that makes report-noisy-max epsilon-DP for every utility of that sensitivity")
+
+
+def q4_privacy(sb, ctx):
+    g = ctx.rng()
+    name = "report_noisy_max"
+    sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(g.uniform(0.5, 1.5))
+    a = np.array([0.0, 0.0])
+    b = np.array([sensitivity, -sensitivity])
+    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, "laplace", g, size=100_000), 2, name, 100_000)
+    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, "laplace", g, size=100_000), 2, name, 100_000)
+    privacy_holds(draws_a, draws_b, epsilon, np.array([-0.5, 0.5, 1.5]),
+                  f"{name} with Laplace noise: neighbouring utilities (moved by the sensitivity in opposite "
+                  "directions)")
+    u = np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon
+    p_best = em_probabilities(u, sensitivity, epsilon)[0]
+    wins = [int(np.sum(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", g, size=60), 4, name, 60) == 0))
+            for _ in range(300)]
+    counts_vary_binomially(np.array(wins), 60, p_best,
+                           f"{name} with Gumbel noise: the number of wins of the best candidate in 60 draws")
+
+
+def q4_bad_input(sb, ctx):
+    name = "report_noisy_max"
+    g = ctx.rng()
+    u = [0.0, 1.0, 2.0]
+    for args in ((u, 1.0, 1.0, "cauchy"), (u, 1.0, 1.0, "Gumbel noise"), (u, 1.0, 0.0, "gumbel"),
+                 (u, 1.0, float("nan"), "laplace"), (u, 0.0, 1.0, "laplace"), ([], 1.0, 1.0, "gumbel"),
+                 ([0.0, float("nan")], 1.0, 1.0, "laplace")):
+        require(raises(sb, name, *args, g),
+                f"{name} must raise ValueError for a noise name other than 'gumbel' or 'laplace', and for the bad "
+                "input of Question 3")
+
+
+# ----------------------------------------------------------------------------- q5: the simulation
+def _tempered(c: float) -> str:
+    """A softmax at a temperature of the grader's choosing: not the exponential mechanism."""
+    return (f"lambda utilities, sensitivity, epsilon, rng: int(rng.choice(len(utilities), p=(lambda w: w / w.sum())"
+            f"(np.exp({c!r} * epsilon / sensitivity * (np.asarray(utilities, dtype=float) "
+            f"- np.max(np.asarray(utilities, dtype=float)))))))")
+
+
+def _biased(p: float) -> str:
+    """The first best candidate with probability p, otherwise a uniformly random candidate."""
+    return (f"lambda utilities, sensitivity, epsilon, rng: (lambda u: int(np.argmax(u)) if rng.random() < {p!r} "
+            f"else int(rng.integers(len(u))))(np.asarray(utilities, dtype=float))")
+
+
+def _accuracy(value, what: str) -> tuple[float, float]:
+    array = as_array(value, what).ravel()
+    require(array.size == 2, f"{what} must return two numbers: (fraction of trials that chose a best candidate, "
+                             "average utility gap)")
+    require(np.all(np.isfinite(array)), f"{what}: the answer has NaN or infinite values")
+    return float(array[0]), float(array[1])
+
+
+def _law_fits(p_best: float, gap: float, law: np.ndarray, u: np.ndarray, trials: int, what: str) -> None:
+    best = u == u.max()
+    gaps = u.max() - u
+    share = float(law[best].sum())
+    wins = p_best * trials
+    require(abs(wins - round(wins)) < 1e-6 * trials, f"{what}: the first number must be a fraction of the trials")
+    binomial_fits(int(round(wins)), trials, share,
+                  f"{what}: the fraction of trials that chose a best candidate does not match the mechanism it was "
+                  "given (call mechanism once per trial)")
+    mean = float(law @ gaps)
+    sd = np.sqrt(max(float(law @ gaps ** 2) - mean ** 2, 0.0) / trials)
+    require(abs(gap - mean) <= 6 * sd + 1e-9 * (1 + gaps.max()),
+            f"{what}: the average utility gap does not match the mechanism it was given (the gap of a trial is the "
+            "best utility minus the utility of the chosen candidate)")
+
+
+q5_random = randomness("selection_accuracy",
+                       lambda g: (Expr(_tempered(0.7)), np.array([3.0, 1.0, 2.0, 0.0, 2.5]), 1.0, 1.0, 300, g))
+
+
+def q5_deterministic(sb, ctx):
+    g = ctx.rng()
+    name = "selection_accuracy"
+    k = int(g.integers(3, 12))
+    u = np.round(g.uniform(-20, 20, k), 3)
+    trials = int(g.integers(5, 60))
+    worst = Expr("lambda utilities, sensitivity, epsilon, rng: int(np.argmin(utilities))")
+    p_best, gap = _accuracy(sb.call(name, worst, u, 1.0, 1.0, trials, rng=g), name)
+    require(p_best == 0 and np.isclose(gap, u.max() - u.min(), rtol=1e-9, atol=1e-9),
+            f"{name}: with a mechanism that always picks the worst candidate the answer must be (0, best - worst)")
+    best = Expr("lambda utilities, sensitivity, epsilon, rng: int(np.argmax(utilities))")
+    p_best, gap = _accuracy(sb.call(name, best, u.tolist(), 1.0, 1.0, trials, g), name)
+    require(p_best == 1 and abs(gap) < 1e-9,
+            f"{name}: with a mechanism that always picks the best candidate the answer must be (1, 0)")
+
+
+def q5_tempered(sb, ctx):
+    g = ctx.rng()
+    name = "selection_accuracy"
+    k = int(g.integers(4, 15))
+    u = g.integers(0, 12, k).astype(float)
+    u[g.choice(k, 2, replace=False)] = u.max()  # two candidates tied for the best
+    sensitivity, epsilon, c = float(g.uniform(0.5, 4)), float(g.uniform(0.2, 3)), float(g.uniform(0.2, 1.5))
+    law = np.exp(c * epsilon / sensitivity * (u - u.max()))
+    law /= law.sum()
+    trials = 20_000
+    p_best, gap = _accuracy(sb.call(name, Expr(_tempered(c)), u, sensitivity, epsilon, trials, g), name)
+    _law_fits(p_best, gap, law, u, trials, f"{name} (a mechanism of the grader's)")
+
+
+def q5_biased(sb, ctx):
+    g = ctx.rng()
+    name = "selection_accuracy"
+    k = int(g.integers(3, 20))
+    u = np.round(g.normal(0, 5, k), 2)
+    p = float(g.uniform(0.1, 0.9))
+    law = np.full(k, (1 - p) / k)
+    law[int(np.argmax(u))] += p
+    trials = 20_000
+    p_best, gap = _accuracy(sb.call(name, Expr(_biased(p)), u, 1.0, 1.0, trials, rng=g), name)
+    _law_fits(p_best, gap, law, u, trials, f"{name} (another mechanism of the grader's, rng passed by keyword)")
+
+
+QUESTIONS = [
+    Question("q1", ["quantile_utility", "quantile_sensitivity"], [
+        Check("the quantile utility on hidden data and grids", 1.0, q1_utility),
+        Check("the sensitivity of the quantile utility for hidden q", 1.0, q1_sensitivity)]),
+    Question("q2", [], [], manual_points=2.0),  # written: rubric in book/assignments/masters/written_answers.md
+    Question("q3", ["exponential_mechanism"], [
+        Check("randomness drawn from rng", 0.5, q3_random, gate=True),
+        Check("the exact law on hidden utilities, in one call and over separate calls", 1.0, q3_law,
+              statistical=True),
+        Check("epsilon = 1e6 with utilities near 1e6 and -1e6, ties, and epsilon = 1e-9", 1.0, q3_extremes,
+              statistical=True),
+        Check("independent draws across calls; the utilities left unchanged", 0.5, q3_independent,
+              statistical=True),
+        Check("privacy on neighbouring utility vectors", 0.5, q3_privacy, statistical=True),
+        Check("bad input raises ValueError", 0.5, q3_bad_input)]),
+    Question("q4", ["report_noisy_max"], [
+        Check("randomness drawn from rng", 0.5, q4_random, gate=True),
+        Check("Gumbel noise gives the exponential mechanism's law", 1.0, q4_gumbel, statistical=True),
+        Check("Laplace noise of the right scale: the law of its winners", 0.75, q4_laplace, statistical=True),
+        Check("privacy on neighbouring utilities; independent draws across calls", 0.5, q4_privacy,
+              statistical=True),
+        Check("bad input raises ValueError", 0.25, q4_bad_input)]),
+    Question("q5", ["selection_accuracy"], [
+        Check("randomness drawn from rng (through the mechanism it is given)", 0.5, q5_random, gate=True),
+        Check("exact answers for mechanisms that always pick the worst or the best candidate", 0.5,
+              q5_deterministic),
+        Check("tracks a tempered mechanism of the grader's, with ties for the best", 1.0, q5_tempered,
+              statistical=True),
+        Check("tracks a biased mechanism of the grader's (rng by keyword)", 1.0, q5_biased, statistical=True)]),
+    Question("q6", [], [], manual_points=4.0),  # written proof: rubric in written_answers.md
+    Question("q7", [], [], manual_points=3.0),  # written choice with a computation: rubric in written_answers.md
+]
