@@ -1,4 +1,10 @@
-"""Hidden checks of assignment 3 (thresholding and delta)."""
+"""Hidden checks of assignment 3 (thresholding and delta).
+
+The simulation runs on samplers of the grader's own (a rescaled Laplace, scale drawn per run);
+the thresholded histogram is tested for behaviour on many categories (independent noise draws,
+last digits that do not depend on the counts, the release rule); the attack runs on a mechanism of
+the grader's whose release probability is drawn per run.
+"""
 
 from __future__ import annotations
 
@@ -13,19 +19,19 @@ from ..checks import (
     close,
     ks_fits,
     laplace_cdf,
-    randomness,
+    low_bits_same_law,
+    not_too_regular,
     reproducible_and_random,
     require,
-    without_closed_form,
 )
 from ..sandbox import Expr
 
 NAME = "a3_thresholding"
 
 
-def delta(threshold, epsilon):
+def delta(threshold, epsilon, scale_factor=1.0):
     excess = np.asarray(threshold, dtype=float) - 1.0
-    upper = 0.5 * np.exp(-epsilon * np.abs(excess))
+    upper = 0.5 * np.exp(-epsilon * np.abs(excess) / scale_factor)
     return np.where(excess >= 0, upper, 1.0 - upper)
 
 
@@ -36,8 +42,19 @@ def smallest_threshold(target, epsilon):
     return t
 
 
+def _integer(value, what):
+    require(not isinstance(value, bool) and isinstance(value, (int, np.integer)),
+            f"{what} must be an integer (a Python int or a NumPy integer)")
+    return int(value)
+
+
+def _boolean(value, what):
+    require(isinstance(value, (bool, np.bool_)), f"{what} must be True or False")
+    return bool(value)
+
+
 def q1_public(sb, ctx):
-    close(sb.call("threshold_delta", 5, np.log(3)), delta(5, np.log(3)), "threshold_delta at the public example")
+    close(sb.call("threshold_delta", 5, np.log(3)), 1 / 162, "threshold_delta at the public example T = 5")
 
 
 def q1_values(sb, ctx):
@@ -46,45 +63,93 @@ def q1_values(sb, ctx):
     epsilon = float(g.uniform(0.2, 2.5))
     close(sb.call("threshold_delta", thresholds, epsilon), delta(thresholds, epsilon),
           "threshold_delta on other thresholds (including T < 1)", rtol=1e-9)
+    close(sb.call("threshold_delta", threshold=np.int64(7), epsilon=np.float64(epsilon)), delta(7, epsilon),
+          "threshold_delta of NumPy numbers, called by keyword", rtol=1e-9)
 
 
-q2_random = randomness("simulate_release_probability", lambda g: (2.0, 1.0, 500, g), min_draws=lambda a: a[2] / 4)
+# ---------------------------------------------------------------- q2 simulate_release_probability
+def scaled_singleton(factor: float) -> Expr:
+    """The grader's sampler: 1 + Laplace noise at ``factor`` times the scale 1/epsilon."""
+    return Expr(f"lambda epsilon, size, rng: 1.0 + {factor!r} * rng.laplace(0.0, 1.0 / epsilon, size=size)")
 
 
-q2_formula = without_closed_form("simulate_release_probability", lambda g: (2.0, 1.0, 500, g),
-                                 {"threshold_delta": "lambda *args, **kwargs: 0.5"})
+def _frequency_fits(got, trials, probability, what):
+    hits = got * trials
+    require(np.isfinite(hits) and abs(hits - round(hits)) < 1e-6 * trials,
+            "simulate_release_probability must return the fraction of the num_trials draws that reach the threshold")
+    binomial_fits(round(hits), trials, float(probability), what)
+
+
+def q2_other_sampler(sb, ctx):
+    g = ctx.rng()
+    factor = round(float(g.choice([g.uniform(0.4, 0.7), g.uniform(1.5, 2.5)])), 4)
+    threshold, epsilon, trials = round(float(g.uniform(2.0, 3.0)), 3), 1.0, 100_000
+    got = as_float(sb.call("simulate_release_probability", threshold, epsilon, trials, g, scaled_singleton(factor)),
+                   "simulate_release_probability")
+    _frequency_fits(got, trials, delta(threshold, epsilon, factor),
+                    "simulate_release_probability must draw every noisy count from the sampler it is given: with "
+                    "another sampler the frequency does not match that sampler's tail")
+
+
+def q2_random(sb, ctx):
+    reproducible_and_random(sb, "simulate_release_probability",
+                            lambda g: (2.0, 1.0, 500, g, scaled_singleton(1.0)), ctx, "simulate_release_probability")
 
 
 def q2_law(sb, ctx):
     for threshold, epsilon in ((3.0, 0.7), (0.5, 2.0)):
         trials = 100_000
-        got = as_float(sb.call("simulate_release_probability", threshold, epsilon, trials, ctx.rng()),
+        got = as_float(sb.call("simulate_release_probability", threshold=threshold, epsilon=epsilon,
+                               num_trials=trials, rng=ctx.rng(), sampler=scaled_singleton(1.0)),
                        "simulate_release_probability")
-        hits = got * trials
-        require(abs(hits - round(hits)) < 1e-6 * trials, "simulate_release_probability must return a frequency")
-        binomial_fits(round(hits), trials, float(delta(threshold, epsilon)), "simulate_release_probability")
+        _frequency_fits(got, trials, delta(threshold, epsilon),
+                        f"simulate_release_probability with Laplace noise (T = {threshold}, epsilon = {epsilon}, "
+                        "called by keyword)")
 
 
 def q3_values(sb, ctx):
     g = ctx.rng()
     for _ in range(4):
         target, epsilon = float(10 ** g.uniform(-9, -1)), float(g.uniform(0.2, 3))
-        got = sb.call("threshold_for_delta", target, epsilon)
-        require(type(got) is int, "threshold_for_delta must return a Python int")
+        got = _integer(sb.call("threshold_for_delta", target, epsilon), "threshold_for_delta")
         require(got == smallest_threshold(target, epsilon), "threshold_for_delta is not the smallest integer threshold")
-    require(sb.call("threshold_for_delta", 0.7, 1.0) == 1, "threshold_for_delta for a large delta")
+    require(sb.call("threshold_for_delta", delta=0.7, epsilon=1.0) == 1,
+            "threshold_for_delta for a large delta (try 0.7 at epsilon 1)")
     exact = float(delta(7, np.log(3)))
     require(sb.call("threshold_for_delta", exact, np.log(3)) == 7,
-            "threshold_for_delta when delta equals delta(T) exactly (floating-point rounding)")
+            "threshold_for_delta when delta equals delta(T) exactly (floating-point rounding: try delta(7) at "
+            "epsilon = ln 3)")
 
 
 def q4_values(sb, ctx):
     close(sb.value("delta_million"), 1e-7, "delta_million", rtol=1e-9)
-    require(sb.value("T_million") == smallest_threshold(1e-7, np.log(3)), "T_million")
-    require(sb.value("fifteen_is_enough") is bool(1e6 * delta(15, np.log(3)) <= 0.1), "fifteen_is_enough")
+    require(_integer(sb.value("T_million"), "T_million") == smallest_threshold(1e-7, np.log(3)), "T_million")
+    require(_boolean(sb.value("fifteen_is_enough"), "fifteen_is_enough")
+            is bool(1e6 * delta(15, np.log(3)) <= 0.1), "fifteen_is_enough")
 
 
+# ---------------------------------------------------------------- q5 thresholded_histogram
 ITEMS = ["a"] * 30 + ["b"] * 7 + ["c"] * 2 + ["d"]
+
+
+def _many(count: int, categories: int) -> list[str]:
+    return [f"k{i:04d}" for i in range(categories) for _ in range(count)]
+
+
+def q5_behaviour(sb, ctx):
+    # 2,000 categories per call: the noise values of one call must be independent draws, and the last
+    # digits of noisy counts of 30 and of 31 must have the same law
+    g = ctx.rng()
+    epsilon = 1.0
+    out30 = sb.call("thresholded_histogram", _many(30, 2000), epsilon, -1e9, g)
+    out31 = sb.call("thresholded_histogram", np.array(_many(31, 2000)), epsilon, -1e9, g)
+    for out in (out30, out31):
+        require(isinstance(out, dict) and len(out) == 2000,
+                "thresholded_histogram must release every category that occurs when the threshold is very low")
+    noise30 = np.array([float(v) for v in out30.values()]) - 30
+    not_too_regular(noise30, laplace_cdf(1 / epsilon), "thresholded_histogram")
+    low_bits_same_law(np.array([float(v) for v in out30.values()]), np.array([float(v) for v in out31.values()]),
+                      "thresholded_histogram on counts of 30 and of 31")
 
 
 def q5_random(sb, ctx):
@@ -95,8 +160,9 @@ def q5_random(sb, ctx):
     seed = int(ctx.rng().integers(2**62))
     first, again, other = released(np.random.default_rng(seed)), released(np.random.default_rng(seed)), \
         released(np.random.default_rng(seed + 1))
-    require(np.array_equal(first, again), "thresholded_histogram: the same generator state must give the same release")
-    require(not np.array_equal(first, other), "thresholded_histogram: the noise must be random")
+    require(np.array_equal(first, again, equal_nan=True),
+            "thresholded_histogram: the same generator state must give the same release")
+    require(not np.array_equal(first, other, equal_nan=True), "thresholded_histogram: the noise must be random")
 
 
 def q5_law(sb, ctx):
@@ -105,13 +171,15 @@ def q5_law(sb, ctx):
     epsilon = 0.8
     noise = {k: [] for k in "abcd"}
     for _ in range(400):
-        out = sb.call("thresholded_histogram", ITEMS, epsilon, -1e9, g)
+        out = sb.call("thresholded_histogram", items=ITEMS, epsilon=epsilon, threshold=-1e9, rng=g)
         require(isinstance(out, dict) and set(out) == set("abcd"),
                 "thresholded_histogram must release exactly the categories that occur and reach the threshold")
         for k, count in zip("abcd", (30, 7, 2, 1), strict=True):
             noise[k].append(float(out[k]) - count)
-    ks_fits(np.concatenate([noise[k] for k in "abcd"]), laplace_cdf(1 / epsilon), "thresholded_histogram")
-    require(abs(np.corrcoef(noise["a"], noise["b"])[0, 1]) < 0.3, "thresholded_histogram: the noises must be independent")
+    ks_fits(np.concatenate([noise[k] for k in "abcd"]), laplace_cdf(1 / epsilon),
+            "thresholded_histogram: the noisy counts around the true counts")
+    require(abs(np.corrcoef(noise["a"], noise["b"])[0, 1]) < 0.3,
+            "thresholded_histogram: the noises of different categories must be independent")
 
 
 def q5_threshold(sb, ctx):
@@ -122,9 +190,10 @@ def q5_threshold(sb, ctx):
     for _ in range(trials):
         out = sb.call("thresholded_histogram", ITEMS, epsilon, threshold, g)
         require(isinstance(out, dict), "thresholded_histogram must return a dict")
-        require(all(float(v) >= threshold for v in out.values()), "released noisy counts reach the threshold")
+        require(all(float(v) >= threshold for v in out.values()), "released noisy counts must reach the threshold")
         kept += "d" in out
-    binomial_fits(kept, trials, float(delta(threshold, epsilon)), "thresholded_histogram: the release rule")
+    binomial_fits(kept, trials, float(delta(threshold, epsilon)),
+                  "thresholded_histogram: the release rule for a category of count 1")
     # frequent categories obey the same rule: "a" (30 people) and "e" (100 to 5,000 people), each against
     # a threshold just above its count
     big = int(10 ** g.uniform(2, 3.7))
@@ -140,28 +209,39 @@ def q5_threshold(sb, ctx):
                       "thresholded_histogram: the release rule for frequent categories")
 
 
-SINGLE = "lambda items, eps, gen: ({'rare syndrome': 1.0} if 'rare syndrome' in list(items) else {}) if gen.random() < 0.7 else {'flu': 3.0}"
+# ---------------------------------------------------------------- q6 the attack
+def sometimes(release: float) -> Expr:
+    """The grader's mechanism: names the rare syndrome (when present) with probability ``release``."""
+    return Expr("lambda items, epsilon, rng: ({'rare syndrome': 1.0} if 'rare syndrome' in list(items) else {}) "
+                f"if rng.random() < {release!r} else {{'flu': 3.0}}")
 
 
 def q6_guess(sb, ctx):
-    require(sb.call("guess_alice_present", {"flu": 40.2, "rare syndrome": 3.1}) is True, "guess_alice_present")
-    require(sb.call("guess_alice_present", {"flu": 40.2, "cold": 20.0}) is False, "guess_alice_present")
+    require(_boolean(sb.call("guess_alice_present", {"flu": 40.2, "rare syndrome": 3.1}), "guess_alice_present"),
+            "guess_alice_present: a release naming the rare syndrome reveals Alice")
+    require(not _boolean(sb.call("guess_alice_present", release={"flu": 40.2, "cold": 20.0}), "guess_alice_present"),
+            "guess_alice_present: a release without the rare syndrome does not reveal Alice")
 
 
 def q6_rates(sb, ctx):
-    got = sb.call("attack_rates", Expr(SINGLE), 4000, ctx.rng())
-    rates = as_array(got, "attack_rates")
-    require(rates.shape == (2,), "attack_rates returns a pair")
-    binomial_fits(round(rates[0] * 4000), 4000, 0.7, "attack_rates: the true positive rate")
-    require(rates[1] == 0.0, "attack_rates: the false positive rate")
-    reproducible_and_random(sb, "attack_rates", lambda g: (Expr(SINGLE), 400, g), ctx, "attack_rates")
+    g = ctx.rng()
+    release = round(float(g.uniform(0.2, 0.8)), 4)
+    rates = as_array(sb.call("attack_rates", sometimes(release), 4000, g), "attack_rates")
+    require(rates.shape == (2,), "attack_rates returns a pair (true positive rate, false positive rate)")
+    binomial_fits(round(rates[0] * 4000), 4000, release,
+                  "attack_rates: the true positive rate against another mechanism (it must run the mechanism "
+                  "it is given num_runs times on with_alice)")
+    require(rates[1] == 0.0, "attack_rates: the false positive rate against a mechanism that never names the "
+                             "syndrome without Alice")
+    reproducible_and_random(sb, "attack_rates", lambda gen: (sometimes(release), 400, gen), ctx, "attack_rates")
 
 
 def q7_formula(sb, ctx):
     g = ctx.rng()
     a, b, e = float(g.uniform(0.3, 1)), float(g.uniform(0, 0.1)), float(g.uniform(0.1, 2))
     close(sb.call("smallest_delta", a, b, e), max(0.0, a - np.exp(e) * b), "smallest_delta", rtol=1e-9)
-    close(sb.call("smallest_delta", 0.1, 0.2, 0.5), 0.0, "smallest_delta is never negative")
+    close(sb.call("smallest_delta", p_with=0.1, p_without=0.2, epsilon=0.5), 0.0,
+          "smallest_delta is never negative (try 0.1, 0.2 at epsilon 0.5)")
 
 
 def q7_value(sb, ctx):
@@ -174,16 +254,20 @@ QUESTIONS = [
         Check("delta at the public example", 0.5, q1_public, public=True),
         Check("delta on other thresholds and epsilons", 2.5, q1_values)]),
     Question("q2", ["simulate_release_probability"], [
-        Check("simulation draws from rng", 0.75, q2_random, gate=True),
-        Check("the simulation does not use the formula for delta", 0.25, q2_formula, gate=True),
-        Check("release frequency at two settings", 1.0, q2_law, statistical=True)]),
+        Check("the simulation draws from the sampler it is given (a sampler of the grader's)", 1.0,
+              q2_other_sampler, statistical=True, gate=True),
+        Check("simulation draws from rng", 0.25, q2_random),
+        Check("release frequency with Laplace noise at two settings (keyword call)", 0.75, q2_law,
+              statistical=True)]),
     Question("q3", ["threshold_for_delta"], [
         Check("smallest integer threshold", 2.0, q3_values)]),
     Question("q4", ["delta_million", "T_million", "fifteen_is_enough"], [
         Check("the million-user values", 2.0, q4_values)]),
     Question("q5", ["thresholded_histogram"], [
-        Check("randomness drawn from rng", 0.5, q5_random, gate=True),
-        Check("noisy counts follow count + Laplace(1/epsilon)", 1.25, q5_law, statistical=True),
+        Check("independent noise draws whose last digits do not depend on the counts", 0.5, q5_behaviour,
+              statistical=True, gate=True),
+        Check("randomness drawn from rng", 0.25, q5_random, gate=True),
+        Check("noisy counts follow count + Laplace(1/epsilon)", 1.0, q5_law, statistical=True),
         Check("every category is released with the probability of its noisy count reaching T", 1.25, q5_threshold,
               statistical=True)]),
     Question("q6", ["guess_alice_present", "attack_rates"], [
@@ -192,5 +276,7 @@ QUESTIONS = [
     Question("q7", ["smallest_delta", "delta_no_threshold"], [
         Check("smallest delta", 1.25, q7_formula),
         Check("delta of the unthresholded release", 0.75, q7_value)]),
-    Question("q8", [], [], manual_points=3.0),  # written answer: rubric in book/assignments/masters/written_answers.md
+    # written answers: model answers in the master, rubrics in book/assignments/masters/written_answers.md
+    Question("q8", [], [], manual_points=4.0),
+    Question("q9", [], [], manual_points=6.0),
 ]
