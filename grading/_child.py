@@ -211,6 +211,7 @@ def main() -> int:
     config.InteractiveShell.colors = "NoColor"
     config.InteractiveShell.xmode = "Plain"
     shell = InteractiveShell.instance(config=config)
+    shell.enable_gui = lambda gui=None: None  # %matplotlib inline works as in a kernel (no GUI loop here)
     sys.modules["otter"] = _otter_stand_in()
     for magic in ("pip", "conda", "mamba"):
         shell.register_magic_function(lambda line="", cell=None: None, "line", magic)

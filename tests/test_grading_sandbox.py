@@ -1,0 +1,307 @@
+"""The grading sandbox (``grading/sandbox.py``, ``grading/_child.py``): the operating system's boundary
+around one notebook, measured from inside (what a notebook can see and do) and from outside (what
+survives it). Needs bubblewrap (``.ci/run`` installs it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grading import sandbox as sandbox_module
+from grading.gradebook import main as grading_main
+from grading.sandbox import (
+    Expr,
+    Ref,
+    Sandbox,
+    SandboxError,
+    SandboxUnavailable,
+    require_sandbox,
+    sandbox_mode,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+AS_ROOT = os.geteuid() == 0
+
+
+def test_bubblewrap_is_the_boundary_here():
+    assert sandbox_mode() == "bwrap", "bubblewrap is not usable on this machine (.ci/run installs it)"
+
+
+def _one(cells, name, *args, **kwargs):
+    with Sandbox(cells) as sb:
+        return sb.call(name, *args, **kwargs)
+
+
+def test_the_file_system_holds_only_python_and_private_folders(tmp_path):
+    marker = Path(tempfile.gettempdir()) / "grading-visible-marker.txt"
+    marker.write_text("another submission", encoding="utf-8")
+    cells = ["import os, importlib.util\n"
+             "def seen(paths):\n"
+             "    return [os.path.exists(p) for p in paths]\n"
+             "def listing():\n"
+             "    return {'root': sorted(os.listdir('/')), 'opt': sorted(os.listdir('/opt')),\n"
+             "            'home': sorted(os.listdir('/home/student')), 'cwd': os.getcwd(),\n"
+             "            'rdplib': importlib.util.find_spec('rdplib') is None,\n"
+             "            'grading': importlib.util.find_spec('grading') is None}\n"]
+    with Sandbox(cells, notebook_name="a1_randomized_response.ipynb") as sb:
+        got = sb.call("listing")
+        paths = [str(ROOT), str(ROOT / "grading"), str(ROOT / "book" / "assignments" / "masters"),
+                 str(ROOT / "rdplib"), str(marker), str(tmp_path), "/root/.ssh", "/etc/passwd", "/etc/shadow"]
+        visible = sb.call("seen", paths)
+    marker.unlink()
+    assert got["opt"] == ["kernel", "venv"] and got["cwd"] == "/home/student"
+    assert got["home"] == ["a1_randomized_response.ipynb"], "the private folder holds a copy of the notebook only"
+    assert got["rdplib"] and got["grading"], "rdplib and the grader cannot be imported"
+    assert not any(visible), dict(zip(paths, visible, strict=True))
+    assert not {"work", "srv", "mnt", "var"} & set(got["root"])
+
+
+def test_no_network_no_other_processes_no_privileges():
+    cells = ["import os, socket\n"
+             "def probe():\n"
+             "    out = {}\n"
+             "    try:\n"
+             "        socket.create_connection(('1.1.1.1', 80), timeout=2)\n"
+             "        out['net'] = True\n"
+             "    except OSError:\n"
+             "        out['net'] = False\n"
+             "    out['pids'] = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())\n"
+             "    out['uid'] = os.getuid()\n"
+             "    out['caps'] = [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0]\n"
+             "    try:\n"
+             "        os.kill(1, 9)\n"
+             "        out['kill_init'] = True\n"
+             "    except OSError:\n"
+             "        out['kill_init'] = False\n"
+             "    return out\n"]
+    got = _one(cells, "probe")
+    assert got["net"] is False
+    assert max(got["pids"]) < 20, "a pid namespace of its own: only the sandbox's few processes"
+    assert got["caps"] == "0000000000000000"
+    assert got["kill_init"] is False
+    if AS_ROOT:
+        assert got["uid"] >= 100_000
+
+
+def test_a_forged_message_cannot_touch_a_bystander():
+    """The earlier design killed a pid the notebook reported; now a notebook that writes forged
+    messages naming a bystander's pid (and -1, 0) to every descriptor, then hangs, touches nothing."""
+    bystander = subprocess.Popen(["sleep", "300"])
+    try:
+        forged = [{"forked": pid, "joined": 0, "pid": pid, "kill": pid, "ready": True}
+                  for pid in (bystander.pid, -1, 0, os.getpid())]
+        cells = ["import os, json\n"
+                 f"FORGED = {json.dumps(forged)!r}\n"
+                 "def forge():\n"
+                 "    for fd in range(0, 64):\n"
+                 "        for message in json.loads(FORGED):\n"
+                 "            try:\n"
+                 "                os.write(fd, (json.dumps(message) + '\\n').encode())\n"
+                 "            except OSError:\n"
+                 "                pass\n"
+                 "    while True:\n"
+                 "        pass\n",
+                 "forge_at_import = None"]
+        with Sandbox(cells, call_limit=3) as sb:
+            sb.begin_question()
+            with pytest.raises(SandboxError):
+                sb.call("forge")
+                sb.call("forge")
+            sb.end_question()
+        time.sleep(0.3)
+        assert bystander.poll() is None, "the bystander process was killed"
+    finally:
+        bystander.kill()
+        bystander.wait()
+
+
+def test_processes_are_bounded_and_none_outlives_the_sandbox():
+    cells = ["import os, time\n"
+             "def bomb():\n"
+             "    made = 0\n"
+             "    try:\n"
+             "        while True:\n"
+             "            if os.fork() == 0:\n"
+             "                if made % 2:\n"
+             "                    os.setsid()\n"
+             "                time.sleep(300)\n"
+             "                os._exit(0)\n"
+             "            made += 1\n"
+             "    except OSError:\n"
+             "        return made\n"]
+    sb = Sandbox(cells, processes=32).__enter__()
+    try:
+        sb.begin_question()
+        made = sb.call("bomb")
+    finally:
+        sb.close()
+    assert 5 <= made <= 32, made
+    if AS_ROOT:
+        time.sleep(0.2)
+        assert sandbox_module._count_processes(sb.uid) == 0, "a process of the sandbox outlived it"
+
+
+def test_memory_and_disk_are_bounded():
+    cells = ["import numpy as np\n"
+             "def memory():\n"
+             "    return float(np.ones(2 * 10**9).sum())\n"
+             "def disk(path):\n"
+             "    written = 0\n"
+             "    try:\n"
+             "        with open(path, 'wb') as handle:\n"
+             "            for _ in range(400):\n"
+             "                handle.write(b'x' * 2**20)\n"
+             "                written += 1\n"
+             "    except OSError:\n"
+             "        pass\n"
+             "    return written\n"]
+    with Sandbox(cells, memory_mb=1024) as sb:
+        with pytest.raises(SandboxError) as caught:
+            sb.call("memory")
+        assert caught.value.error_type == "MemoryError"
+        assert sb.call("disk", "/home/student/big.bin") <= 64
+        assert sb.call("disk", "/tmp/big.bin") <= 64
+
+
+def test_time_limits_are_kept_by_the_grader():
+    cells = ["x = 1", "while True:\n    pass", "def slow():\n    while True:\n        pass", "y = 2"]
+    start = time.monotonic()
+    with Sandbox(cells, cell_limit=2, call_limit=2) as sb:
+        assert sb.dead is not None and sb.dead_kind == "timeout" and sb.last_cell == 1
+    with Sandbox(cells, cell_limit=2, call_limit=2, skip={1}) as sb:
+        assert sb.dead is None and [e["status"] for e in sb.cell_report] == ["ok", "skipped", "ok", "ok"]
+        with pytest.raises(SandboxError) as caught:
+            sb.call("slow")
+        assert caught.value.kind == "timeout"
+    assert time.monotonic() - start < 20
+
+
+def test_a_notebook_runs_as_in_jupyterlab():
+    """IPython's own input transformation: magics, %%time, continuation lines starting with != or %,
+    display(...), grader.check in any form, %pip, ! commands, get_ipython()."""
+    cells = ["%pip install otter-grader\nimport otter\ngrader = otter.Notebook('a1_randomized_response.ipynb')",
+             "%%time\nimport numpy as np\n\n\ndef f(x: np.ndarray, *, rng: np.random.Generator) -> np.ndarray:\n"
+             "    same = (\n        np.asarray(x).shape\n        != (0,)\n    )\n    odd = (\n        len(np.shape(x))\n"
+             "        % 2\n    )\n    return np.asarray(x) * 2 + 0 * same + 0 * odd + 0 * rng.random()\n",
+             "result = grader.check('q1')\ndisplay(grader.check('q1'))\nresult",
+             "grader.check_all()\ngrader.export(pdf=False)",
+             "!echo hello\n%time z = 3\nip = get_ipython()\nfrom IPython.display import display, Markdown\n"
+             "display(Markdown('**done**'))\nprint('progress', z)",
+             "%matplotlib inline\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()"]
+    with Sandbox(cells) as sb:
+        assert [e["status"] for e in sb.cell_report] == ["ok"] * len(cells), sb.cell_report
+        got = sb.call("f", np.arange(3), rng=np.random.default_rng(1))
+    assert np.array_equal(got, [0, 2, 4])
+
+
+def test_exception_text_and_names_never_cross():
+    """Only Python's own exception type names come back: never the text, never a class name made
+    by the notebook (either could carry a hidden input)."""
+    cells = ["def leak(x):\n    raise ValueError(f'HIDDEN {x!r}')\n",
+             "def leak_name(x):\n    raise type(f'Secret{int(x)}', (ValueError,), {})('HIDDEN')\n"]
+    with Sandbox(cells) as sb:
+        for name in ("leak", "leak_name"):
+            with pytest.raises(SandboxError) as caught:
+                sb.call(name, 4242)
+            assert "4242" not in str(caught.value) and "HIDDEN" not in str(caught.value)
+            assert caught.value.error_type == "ValueError"
+
+
+def test_answers_cross_as_data():
+    cells = ["import numpy as np\n"
+             "def keys():\n"
+             "    values, counts = np.unique(np.array(['b', 'a', 'b']), return_counts=True)\n"
+             "    return dict(zip(values, counts))\n"
+             "def scalars():\n"
+             "    return [np.float32(0.5), np.int8(3), np.bool_(False), np.str_('x'), np.array(7)]\n"
+             "class Anything:\n"
+             "    def __eq__(self, other):\n"
+             "        return True\n"
+             "def anything():\n"
+             "    return Anything()\n"
+             "def big():\n"
+             "    return 'x' * 10**7\n"]
+    with Sandbox(cells) as sb:
+        assert sb.call("keys") == {"a": 1, "b": 2}
+        assert sb.call("scalars") == [0.5, 3, False, "x", np.array(7)]
+        for name in ("anything", "big"):
+            with pytest.raises(SandboxError):
+                sb.call(name)
+
+
+def test_generators_cross_with_their_seed_sequence():
+    """rng.spawn(2) is deterministic inside the sandbox (same seed, same streams), and the
+    generator comes back advanced."""
+    cells = ["import numpy as np\n"
+             "def spawned(n, rng):\n"
+             "    a, b = rng.spawn(2)\n"
+             "    return np.concatenate([a.random(n), b.random(n), rng.random(n)])\n"]
+    local = np.random.default_rng(99)
+    a, b = local.spawn(2)
+    expected = np.concatenate([a.random(3), b.random(3), local.random(3)])
+    with Sandbox(cells) as sb:
+        generator = np.random.default_rng(99)
+        got = sb.call("spawned", 3, rng=generator)
+        again = sb.call("spawned", 3, np.random.default_rng(99))
+    assert np.array_equal(got, expected) and np.array_equal(again, expected)
+    assert generator.bit_generator.state == local.bit_generator.state
+
+
+def test_grader_code_and_notebook_objects_as_arguments():
+    cells = ["import numpy as np\ndef twice(v, rng=None):\n    return 2 * v\n"
+             "def apply(mechanism, x, rng):\n    return mechanism(x, rng=rng)\n"]
+    with Sandbox(cells) as sb:
+        assert sb.call("apply", Expr("lambda x, rng: x + 1"), 2, np.random.default_rng(0)) == 3
+        noise = sb.call("apply", Expr("lambda x, rng: x + rng.laplace(size=3)"), 2.0, np.random.default_rng(0))
+        assert np.allclose(noise, 2.0 + np.random.default_rng(0).laplace(size=3))
+        assert sb.call("apply", Ref("twice"), 5, None) == 10
+
+
+def test_each_question_gets_a_fresh_copy_of_the_notebook():
+    cells = ["STATE = []\ndef push(x):\n    STATE.append(x)\n    return len(STATE)\n"]
+    with Sandbox(cells) as sb:
+        for _ in range(2):
+            sb.begin_question()
+            assert sb.call("push", 1) == 1 and sb.call("push", 2) == 2
+            sb.end_question()
+
+
+def test_without_bubblewrap_grading_stops_with_the_install_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(sandbox_module, "sandbox_mode", lambda: "none")
+    monkeypatch.delenv("GRADING_WEAK_SANDBOX", raising=False)
+    with pytest.raises(SandboxUnavailable, match="apt-get install -y bubblewrap"):
+        require_sandbox()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a1_randomized_response.ipynb").write_text("{}", encoding="utf-8")
+    assert grading_main(["a1", str(tmp_path / "sub"), "--out", str(tmp_path / "out")]) == 2
+    assert "apt-get install -y bubblewrap" in capsys.readouterr().err
+
+
+def test_the_weaker_boundary_when_accepted(monkeypatch):
+    monkeypatch.setattr(sandbox_module, "sandbox_mode", lambda: "none")
+    monkeypatch.setenv("GRADING_WEAK_SANDBOX", "1")
+    assert require_sandbox() == "weak"
+    with Sandbox(["import numpy as np\ndef f(x):\n    return np.asarray(x) + 1\n"]) as sb:
+        assert sb.mode == "weak"
+        assert np.array_equal(sb.call("f", [1, 2]), [2, 3])
+
+
+def test_closing_kills_only_what_the_sandbox_started():
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    try:
+        sb = Sandbox(["x = 1"]).__enter__()
+        sb.process.send_signal(signal.SIGSTOP)  # a stuck sandbox
+        sb.close()
+        assert bystander.poll() is None
+    finally:
+        bystander.kill()
+        bystander.wait()
