@@ -289,8 +289,19 @@ PAPER = np.zeros(25, dtype=int)
 PAPER[[6, 17]] = 250
 
 
+def _measures_release(sb, ctx, what):
+    """The risks are checked through the student's estimate_risk: it must measure what it is given."""
+    fixed = Expr("lambda counts, rng: np.array([0.25, 0.75])")
+    risk, _ = _risk(sb.call("estimate_risk", np.array([3, 1]), fixed, IDENTITY, 5, ctx.rng()), "estimate_risk")
+    shifted = Expr("lambda counts, rng: counts / counts.sum() + rng.laplace(0.0, 0.5, np.shape(counts))")
+    noisy, _ = _risk(sb.call("estimate_risk", np.array([3, 1]), shifted, IDENTITY, 300, ctx.rng()), "estimate_risk")
+    require(np.isclose(risk, 1.0) and abs(noisy - 1.0) < 0.2,
+            f"{what}: cannot be checked, because your estimate_risk does not measure the release and projection it "
+            "is given (see question 5)")
+
+
 def _consistent(sb, ctx, stored, counts, release, student_reps, what):
-    reps = 800
+    reps = 400
     risk, se = _risk(sb.call("estimate_risk", counts, release, Ref("project_to_histograms"), reps, ctx.rng()),
                      "estimate_risk")
     require(0 < stored < 2, f"{what} must be a mean L1 distance between histograms (between 0 and 2)")
@@ -300,6 +311,7 @@ def _consistent(sb, ctx, stored, counts, release, student_reps, what):
 
 
 def q5_values(sb, ctx):
+    _measures_release(sb, ctx, "risk_dp and risk_rdp")
     _consistent(sb, ctx, as_float(sb.value("risk_dp"), "risk_dp"), PAPER, _release(0.1), 100, "risk_dp")
     _consistent(sb, ctx, as_float(sb.value("risk_rdp"), "risk_rdp"), PAPER, _release(0.1, True), 100, "risk_rdp")
 
@@ -312,6 +324,7 @@ def _q6(name, sparse):
     def run(sb, ctx):
         risks = as_array(sb.value(name), name)
         require(risks.shape == (3,), f"{name} must hold one risk per value of k in ks = [5, 25, 100]")
+        _measures_release(sb, ctx, name)
         for k, stored in zip(KS, risks, strict=True):
             support = np.zeros(k, dtype=int)
             support[[0, 1]] = 500
