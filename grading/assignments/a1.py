@@ -227,8 +227,7 @@ def q5_own_mechanism(sb, ctx):
     # the honest use: randomized response itself (the grader's exact copy), every argument by keyword
     g = ctx.rng()
     p, n, epsilon = round(float(g.uniform(0.1, 0.9)), 3), int(g.integers(60, 200)), round(float(g.uniform(0.4, 1.6)), 3)
-    rr = Expr("lambda bits, epsilon, rng: np.where(rng.random(np.shape(bits)) < 1 / (1 + np.exp(epsilon)), "
-              "1 - np.asarray(bits, dtype=int), np.asarray(bits, dtype=int))")
+    rr = Expr(RR)
     out = as_array(sb.call("simulate_estimates", p=p, n=n, epsilon=epsilon, num_surveys=5000, rng=g, mechanism=rr),
                    "simulate_estimates")
     require(out.shape == (5000,), "simulate_estimates must return num_surveys estimates")
@@ -241,9 +240,9 @@ def q5_own_mechanism(sb, ctx):
 
 # ---------------------------------------------------------------- q6 empirical_epsilon
 HALF_RR = ("lambda bits, epsilon, rng: np.where(rng.random(np.shape(bits)) < 1 / (1 + np.exp(epsilon / 2)), "
-           "1 - np.asarray(bits), np.asarray(bits))")
+           "1 - np.asarray(bits, dtype=int), np.asarray(bits, dtype=int))")
 RR = ("lambda bits, epsilon, rng: np.where(rng.random(np.shape(bits)) < 1 / (1 + np.exp(epsilon)), "
-      "1 - np.asarray(bits), np.asarray(bits))")
+      "1 - np.asarray(bits, dtype=int), np.asarray(bits, dtype=int))")
 NO_NOISE = "lambda bits, epsilon, rng: np.array(bits, dtype=int)"
 
 
