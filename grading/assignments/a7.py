@@ -11,8 +11,10 @@ notebook describes.
 from __future__ import annotations
 
 import numpy as np
+from scipy import stats
 
 from ..checks import (
+    ALPHA,
     Check,
     Question,
     as_array,
@@ -74,6 +76,22 @@ def _indices(value, k: int, what: str, size: int | None = None) -> np.ndarray:
     return array.astype(int)
 
 
+def _not_too_regular_counts(observed, probabilities, what: str, min_expected: float = 20) -> None:
+    """The lower tail of the chi-square statistic: independent draws scatter around the expected
+    counts, and a statistic below the 1e-6 quantile means the draws were placed, not drawn (a fixed
+    share of the draws per candidate, in random order)."""
+    observed = np.asarray(observed, dtype=float)
+    expected = observed.sum() * np.asarray(probabilities, dtype=float)
+    keep = expected >= min_expected
+    obs, exp = np.append(observed[keep], observed[~keep].sum()), np.append(expected[keep], expected[~keep].sum())
+    if exp[-1] < min_expected:
+        obs, exp = np.append(obs[:-2], obs[-2:].sum()), np.append(exp[:-2], exp[-2:].sum())
+    statistic = float(np.sum((obs - exp) ** 2 / exp))
+    require(stats.chi2.cdf(statistic, obs.size - 1) > ALPHA,
+            f"{what}: the counts of the candidates are closer to their expected values than independent draws "
+            "can be (every draw must be independent, not a fixed share of the draws per candidate)")
+
+
 def _hidden_utilities(g: np.random.Generator, k: int, sensitivity: float, epsilon: float) -> np.ndarray:
     """Utilities whose gaps are of the order of the noise (2 sensitivity / epsilon): a law worth testing."""
     return np.round(2 * sensitivity / epsilon * g.normal(0.0, 1.2, k), 6)
@@ -119,7 +137,7 @@ q3_random = randomness("exponential_mechanism", lambda g: (np.linspace(0.0, 3.0,
 
 def q3_law(sb, ctx):
     g = ctx.rng()
-    k = int(g.integers(3, 25))
+    k = int(g.integers(6, 25))
     sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
     u = _hidden_utilities(g, k, sensitivity, epsilon)
     p = em_probabilities(u, sensitivity, epsilon)
@@ -127,6 +145,8 @@ def q3_law(sb, ctx):
                     k, "exponential_mechanism", 20_000)
     chisquare_fits(np.bincount(many, minlength=k), p,
                    "exponential_mechanism: 20,000 draws (size=20000) on hidden utilities")
+    _not_too_regular_counts(np.bincount(many, minlength=k), p,
+                            "exponential_mechanism: 20,000 draws (size=20000) on hidden utilities")
     single = [int(_indices(sb.call("exponential_mechanism", u.tolist(), sensitivity, epsilon, rng=g), k,
                            "exponential_mechanism")[0]) for _ in range(1500)]
     chisquare_fits(np.bincount(single, minlength=k), p,
@@ -183,8 +203,8 @@ def q3_privacy(sb, ctx):
     a = np.zeros(k)
     b = np.full(k, -sensitivity)
     b[0] = sensitivity  # every utility moves by at most the sensitivity, in opposite directions
-    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, g, size=100_000), k, name, 100_000)
-    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, g, size=100_000), k, name, 100_000)
+    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, g, size=60_000), k, name, 60_000)
+    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, g, size=60_000), k, name, 60_000)
     privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
                   f"{name}: neighbouring utilities (each moved by at most the sensitivity)")
 
@@ -210,13 +230,14 @@ q4_random = randomness("report_noisy_max", lambda g: (np.linspace(0.0, 3.0, 8), 
 def q4_gumbel(sb, ctx):
     g = ctx.rng()
     name = "report_noisy_max"
-    k = int(g.integers(3, 25))
+    k = int(g.integers(6, 25))
     sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
     u = _hidden_utilities(g, k, sensitivity, epsilon)
     p = em_probabilities(u, sensitivity, epsilon)
     many = _indices(sb.call(name, u, sensitivity, epsilon, "gumbel", g, size=20_000), k, name, 20_000)
     chisquare_fits(np.bincount(many, minlength=k), p,
                    f"{name} with Gumbel noise: 20,000 draws must follow the law of the exponential mechanism")
+    _not_too_regular_counts(np.bincount(many, minlength=k), p, f"{name} with Gumbel noise: 20,000 draws")
     single = [int(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", rng=g), k, name)[0])
               for _ in range(1000)]
     chisquare_fits(np.bincount(single, minlength=k), p,
@@ -242,8 +263,8 @@ def q4_privacy(sb, ctx):
     sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(g.uniform(0.5, 1.5))
     a = np.array([0.0, 0.0])
     b = np.array([sensitivity, -sensitivity])
-    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, "laplace", g, size=100_000), 2, name, 100_000)
-    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, "laplace", g, size=100_000), 2, name, 100_000)
+    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, "laplace", g, size=40_000), 2, name, 40_000)
+    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, "laplace", g, size=40_000), 2, name, 40_000)
     privacy_holds(draws_a, draws_b, epsilon, np.array([-0.5, 0.5, 1.5]),
                   f"{name} with Laplace noise: neighbouring utilities (moved by the sensitivity in opposite "
                   "directions)")
@@ -270,9 +291,9 @@ def q4_bad_input(sb, ctx):
 # ----------------------------------------------------------------------------- q5: the simulation
 def _tempered(c: float) -> str:
     """A softmax at a temperature of the grader's choosing: not the exponential mechanism."""
-    return (f"lambda utilities, sensitivity, epsilon, rng: int(rng.choice(len(utilities), p=(lambda w: w / w.sum())"
-            f"(np.exp({c!r} * epsilon / sensitivity * (np.asarray(utilities, dtype=float) "
-            f"- np.max(np.asarray(utilities, dtype=float)))))))")
+    return (f"lambda utilities, sensitivity, epsilon, rng: (lambda w: int(np.searchsorted(np.cumsum(w), "
+            f"rng.random() * w.sum(), side='right')))(np.exp({c!r} * epsilon / sensitivity * "
+            f"(np.asarray(utilities, dtype=float) - np.max(np.asarray(utilities, dtype=float)))))")
 
 
 def _biased(p: float) -> str:
@@ -334,7 +355,7 @@ def q5_tempered(sb, ctx):
     sensitivity, epsilon, c = float(g.uniform(0.5, 4)), float(g.uniform(0.2, 3)), float(g.uniform(0.2, 1.5))
     law = np.exp(c * epsilon / sensitivity * (u - u.max()))
     law /= law.sum()
-    trials = 20_000
+    trials = 12_000
     p_best, gap = _accuracy(sb.call(name, Expr(_tempered(c)), u, sensitivity, epsilon, trials, g), name)
     _law_fits(p_best, gap, law, u, trials, f"{name} (a mechanism of the grader's)")
 
@@ -347,9 +368,19 @@ def q5_biased(sb, ctx):
     p = float(g.uniform(0.1, 0.9))
     law = np.full(k, (1 - p) / k)
     law[int(np.argmax(u))] += p
-    trials = 20_000
-    p_best, gap = _accuracy(sb.call(name, Expr(_biased(p)), u, 1.0, 1.0, trials, rng=g), name)
-    _law_fits(p_best, gap, law, u, trials, f"{name} (another mechanism of the grader's, rng passed by keyword)")
+    calls, trials = 300, 40
+    wins, gaps = [], []
+    for _ in range(calls):
+        p_best, gap = _accuracy(sb.call(name, Expr(_biased(p)), u, 1.0, 1.0, trials, rng=g), name)
+        require(abs(p_best * trials - round(p_best * trials)) < 1e-6,
+                f"{name}: the first number must be a fraction of the trials")
+        wins.append(int(round(p_best * trials)))
+        gaps.append(gap)
+    what = f"{name} (another mechanism of the grader's, rng passed by keyword, {calls} calls of {trials} trials)"
+    _law_fits(sum(wins) / (calls * trials), float(np.mean(gaps)), law, u, calls * trials, what)
+    counts_vary_binomially(np.array(wins), trials, float(law[u == u.max()].sum()),
+                           f"{what}: the number of trials that chose a best candidate must vary from call to call "
+                           "as independent trials make it vary")
 
 
 QUESTIONS = [
@@ -380,7 +411,8 @@ QUESTIONS = [
               q5_deterministic),
         Check("tracks a tempered mechanism of the grader's, with ties for the best", 1.0, q5_tempered,
               statistical=True),
-        Check("tracks a biased mechanism of the grader's (rng by keyword)", 1.0, q5_biased, statistical=True)]),
+        Check("tracks a biased mechanism of the grader's over separate calls (rng by keyword)", 1.0, q5_biased,
+              statistical=True)]),
     Question("q6", [], [], manual_points=4.0),  # written proof: rubric in written_answers.md
     Question("q7", [], [], manual_points=3.0),  # written choice with a computation: rubric in written_answers.md
 ]
