@@ -237,7 +237,7 @@ def main() -> int:
         send({"done": entry})
     send({"ready": True})
 
-    forked = False
+    forked = False  # this process is the question's copy
     while True:
         line = protocol_in.readline()
         if not line:
@@ -246,10 +246,17 @@ def main() -> int:
         op = request.get("op")
         if op == "exit":
             protocol_out.flush()
-            os._exit(0)
+            if forked:
+                os._exit(0)
+            send({"joined": True})  # the question was answered in this process (no fork was possible)
+            continue
         if op == "fork" and not forked:
             protocol_out.flush()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # the notebook used up its processes: answer in this process instead
+                send({"forked": True})
+                continue
             if pid == 0:
                 forked = True
                 send({"forked": True})
