@@ -10,7 +10,18 @@ LaTeX builder (``make pdf``):
 * the parts keep their title without the "Part I: " prefix, which LaTeX prints itself;
 * the preface gets its heading back (sphinx-jupyterbook-latex drops the root page's title);
 * every exercise solution moves to an appendix, "Solutions to the exercises", one section
-  per chapter, and each exercise says on which page its solution is.
+  per chapter, and each exercise says on which page its solution is;
+* theorem, definition and exercise boxes are numbered by chapter ("Exercise 10.3"), as in the
+  HTML book: sphinx-jupyterbook-latex sets ``numfig_secnum_depth = 2`` for a book with parts
+  (which would number them by section, "Exercise 10.9.3"); the environment numbers with the
+  HTML book's depth, and the LaTeX writer then gets depth 2 back, which with parts is what
+  makes LaTeX itself number figures and equations by chapter ("Fig. 4.2");
+* the bibliography's entries sit under the chapter of ``book/reference/bibliography.md``
+  (Sphinx's ``sphinxthebibliography`` would open a second, unnumbered "Bibliography" chapter).
+
+Both builders: a reference that shows an exercise's label as its text (the course plans'
+``{ref}`ex-label <ex-label>```) shows the exercise's number before it, "Exercise 10.3
+(ex-label)", so a reader of the printed book finds the exercise too.
 
 HTML builder (``make book``): the download menu of every page gets a "Book (PDF)" entry. When
 the PDF edition exists (``_build/latex/rdp-book.pdf`` beside the HTML output) the build copies
@@ -28,6 +39,7 @@ import yaml
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.texescape import escape as tex_escape
 
@@ -66,6 +78,11 @@ LABEL_HELPER = r"""
 % \pdfeditionlabel{text}{label}: a \label whose \ref prints text (pdf_edition.py).
 \makeatletter
 \newcommand{\pdfeditionlabel}[2]{\phantomsection\def\@currentlabel{#1}\label{#2}}
+% The bibliography's entries go under the heading of book/reference/bibliography.md: no
+% second chapter (\chapter*{\bibname}, page break, contents line) from thebibliography.
+\renewenvironment{sphinxthebibliography}[1]{%
+  \def\chapter*##1{}\let\@mkboth\@gobbletwo
+  \begin{thebibliography}{#1}}{\end{thebibliography}}
 \makeatother
 """
 
@@ -78,6 +95,9 @@ def _on_config_inited(app: Sphinx, config) -> None:
     elements["preamble"] = (elements.get("preamble", "") + LABEL_HELPER
                             + "\n\\AtBeginDocument{%\n" + _macro_preamble(config) + "}\n")
     config.latex_elements = elements
+    # The HTML book's numbering depth (Sphinx's default 1: "Exercise 10.3"), before
+    # sphinx-jupyterbook-latex changes it for the LaTeX build.
+    app._pdf_edition_html_depth = config.numfig_secnum_depth  # noqa: SLF001
 
 
 def _on_builder_inited(app: Sphinx) -> None:
@@ -86,6 +106,59 @@ def _on_builder_inited(app: Sphinx) -> None:
     outdir = Path(app.outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     (outdir / "bbm.sty").write_text(BBM_SHIM)
+
+
+def _number_boxes_by_chapter(app: Sphinx) -> None:
+    """LaTeX build: number the boxes with the HTML book's ``numfig_secnum_depth`` (as configured).
+
+    Runs after sphinx-jupyterbook-latex's builder-inited handler, which sets the depth to 2.
+    ``_writer_depth_back`` restores that value once the numbers are assigned: the LaTeX
+    writer turns it into ``numfigreset=1`` (reset and prefix figure and equation counters by
+    chapter under \\part); depth 1 would give ``numfigreset=0``, figures numbered "Fig. 2".
+    """
+    if app.builder.format != "latex":
+        return
+    app.env._pdf_edition_writer_depth = app.config.numfig_secnum_depth  # noqa: SLF001
+    app.config.numfig_secnum_depth = app._pdf_edition_html_depth  # noqa: SLF001
+
+
+def _writer_depth_back(app: Sphinx, env) -> None:
+    """Called when the numbers are assigned (env-check-consistency, after env-get-updated)
+    and again before the LaTeX writer starts (the root document's doctree-resolved)."""
+    depth = getattr(env, "_pdf_edition_writer_depth", None)
+    if app.builder.format == "latex" and depth is not None:
+        app.config.numfig_secnum_depth = depth
+
+
+class ExerciseNumbersInLabelReferences(SphinxPostTransform):
+    """``{ref}`ex-label <ex-label>``` -> "Exercise 10.3 (ex-label)", in HTML and LaTeX alike.
+
+    The course plans cite exercises by label; a printed label alone cannot be looked up, so
+    the link becomes a numbered reference (``numref``, resolved by Sphinx as any other, with
+    the same number in both editions) and the label follows it in parentheses. Runs before
+    sphinx-exercise's own ``ref`` -> ``numref`` transform (priority 5).
+    """
+
+    default_priority = 4
+
+    def run(self) -> None:
+        registry = getattr(self.env, "sphinx_exercise_registry", None)
+        if not registry:
+            return
+        from sphinx_exercise.nodes import exercise_enumerable_node
+
+        for node in list(self.document.findall(addnodes.pending_xref)):
+            label = node.get("reftarget")
+            if (node.get("reftype") != "ref" or not node.get("refexplicit")
+                    or label not in registry or node.astext() != label
+                    or not isinstance(registry[label].get("node"), exercise_enumerable_node)):
+                continue
+            node["reftype"] = "numref"
+            inline = node.children[0]
+            inline["classes"] = [c if c != "std-ref" else "std-numref" for c in inline["classes"]]
+            inline.children = [nodes.Text("Exercise\u00a0{number}")]  # no line break inside
+            parent = node.parent
+            parent.insert(parent.index(node) + 1, nodes.Text(f" ({label})"))
 
 
 def _raw(tex: str) -> nodes.raw:
@@ -110,6 +183,7 @@ def _doc_of(node: nodes.Node) -> str | None:
 def _latex_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format != "latex" or docname != app.config.root_doc:
         return
+    _writer_depth_back(app, app.env)
     from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
 
     # Parts: LaTeX prints "Part I" above the title, so the title drops its own prefix.
@@ -278,6 +352,10 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("pdf_edition_file", "", "env", [str])
     app.connect("config-inited", _on_config_inited)
     app.connect("builder-inited", _on_builder_inited)
+    # After sphinx-jupyterbook-latex's setup_latex_transforms (priority 500).
+    app.connect("builder-inited", _number_boxes_by_chapter, priority=900)
+    app.connect("env-check-consistency", _writer_depth_back)
+    app.add_post_transform(ExerciseNumbersInLabelReferences)
     app.connect("builder-inited", _html_inited)
     app.connect("doctree-resolved", _latex_book)
     # After sphinx-book-theme's add_header_buttons (priority 501) has built the download menu.
