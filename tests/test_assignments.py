@@ -1,5 +1,5 @@
 """The course assignments as otter builds them: masters, otter assign, the student copies, no leaks,
-public-test hints, the build script, the pages, the kernel-side guard, and the grading layer inside
+public-test hints, the build script, the pages, and the grading layer inside
 the autograder zip.
 
 Every master notebook in ``book/assignments/masters/`` is assigned once per session (into a
@@ -163,9 +163,11 @@ def graded(assigned: dict[str, dict[str, Path]]):
 
 
 # --------------------------------------------------------------------------- the masters
-def test_there_are_five_assignments():
-    assert NAMES == ["a1_randomized_response", "a2_laplace_mechanism", "a3_thresholding", "a4_rdp_histograms",
-                     "a5_local_dp_auditing"]
+def test_there_are_at_least_eight_assignments_and_the_grader_has_each():
+    from grading import grader
+
+    assert len(NAMES) >= 8, NAMES
+    assert NAMES == [n for n in grader.ASSIGNMENTS if n in NAMES] and set(NAMES) <= set(grader.ASSIGNMENTS)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -204,7 +206,6 @@ def test_otter_assign_succeeds(name, assigned):
     assert config["assignment_name"] == name
     plugin = [p for p in config["plugins"] if isinstance(p, dict) and build_assignments.PLUGIN in p]
     assert len(plugin) == 1 and plugin[0][build_assignments.PLUGIN]["assignment"] == name
-    assert len(plugin[0][build_assignments.PLUGIN]["tests_sha256"]) == len(tests)
     for module in ("grading/__init__.py", "grading/_child.py", "grading/otter_plugin.py",
                    f"grading/assignments/{name.split('_')[0]}.py"):
         assert module in members, f"the autograder zip must carry {module}"
@@ -485,7 +486,7 @@ def test_assignment_page_states_time_and_sections(name):
     assert "```{" not in page, "directives use colon fences"
 
 
-def test_index_lists_five_assignments_and_toc_has_them():
+def test_index_lists_every_assignment_and_toc_has_them():
     index = (ASSIGNMENTS / "index.md").read_text(encoding="utf-8")
     for name in NAMES:
         assert f"<{name}>`" in index, f"index.md should link {name}"
@@ -497,111 +498,20 @@ def test_index_lists_five_assignments_and_toc_has_them():
 
 
 # --------------------------------------------------------------------------- integrity: structure
-GUARD_PATH = ASSIGNMENTS / "masters" / "grading_guard.py"
-
-
-def _load_guard():
-    spec = importlib.util.spec_from_file_location("grading_guard_under_test", GUARD_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("name", NAMES)
-def test_every_question_has_the_integrity_cells(name):
-    """First test cell: hidden zero-point guard; second: the public zero-point ``public_checks("qN")``,
-    one line, whose checks (in the notebook's public-check cell) cover the same answers as the guard."""
+def test_every_question_has_its_public_cell_and_no_guard(name):
+    """One grading layer: no in-kernel guard (the isolated grader decides the points); every
+    auto-graded question's public test is the one line ``public_checks("qN")``, and the notebook's
+    ``PUBLIC_CHECKS`` covers every question."""
     parts = _master_parts(name)
-    assert "grading_guard.py" in parts["config"].get("autograder_files", [])
-    nb = _read(MASTERS[name])
-    setup = [_source(c) for c in nb["cells"] if c["cell_type"] == "code" and "def public_checks" in _source(c)]
-    assert len(setup) == 1 and "score" in setup[0] and "zero" in setup[0], f"{name}: one public-check cell"
-    namespace: dict[str, Any] = {"np": __import__("numpy"), "rng_seed": 0}
-    exec(setup[0], namespace)  # noqa: S102 - defines functions only
+    assert "grading_guard.py" not in parts["config"].get("autograder_files", [])
+    master_text = (ASSIGNMENTS / "masters" / f"{name}.ipynb").read_text(encoding="utf-8")
+    assert "grading_guard" not in master_text
     for question, info in parts["questions"].items():
         if info["manual"]:
             continue
-        guard_cell, public_cell = info["cells"][:2]
-        assert "hidden: true" in guard_cell and "points: 0" in guard_cell, f"{name} {question}: guard cell first"
-        match = re.search(r'grading_guard\.guard\("(q\d+)", (\[.*\])\)', guard_cell)
-        assert match and match.group(1) == question, f"{name} {question}: the guard must name its question"
-        answers = json.loads(match.group(2))
-        assert answers, f"{name} {question}: list the answers the guard checks"
-        assert "points: 0" in public_cell and "hidden" not in public_cell.split("# END TEST CONFIG")[0]
-        assert public_cell.split("# END TEST CONFIG")[1].strip() == f'public_checks("{question}")', (
-            f"{name} {question}: the public test is the single call public_checks(\"{question}\")")
-        assert namespace["PUBLIC_CHECKS"][question][0] == answers, f"{name} {question}: same answers as the guard"
-        assert sum(1 for c in info["cells"] if "BEGIN TEST CONFIG" in c and "hidden: true" not in c) == 1
-
-
-# --------------------------------------------------------------------------- integrity: the guard itself
-def test_guard_refuses_to_grade_without_the_notebook_namespace():
-    """Outside otter's test runner (or if otter's internals move) the guard raises instead of checking {}."""
-    guard = _load_guard()
-    with pytest.raises(RuntimeError, match="namespace was not found"):
-        guard._notebook_namespace(None)
-    given = {"answer": 1}
-    assert guard._notebook_namespace(given) is given
-
-
-def test_guard_detects_every_way_of_reaching_rdplib():
-    guard = _load_guard()
-    import rdplib
-
-    namespace = {"__name__": "__main__", "np": __import__("numpy"), "rdplib": rdplib, "r": rdplib,
-                 "importlib": importlib}
-    sources = {
-        "direct": "def f(x):\n    return rdplib.laplace_mechanism(x, 1, 1)\n",
-        "alias": "def f(x):\n    return r.laplace_mechanism(x, 1, 1)\n",
-        "import_inside": "def f(x):\n    import rdplib.mechanisms as m\n    return m\n",
-        "importlib": "def f(x):\n    return importlib.import_module('rdplib').l1_loss(x, x)\n",
-        "dunder_import": "def f(x):\n    return __import__('rdplib').l1_loss(x, x)\n",
-        "helper": "def helper(x):\n    return r.l1_loss(x, x)\ndef f(x):\n    return helper(x) + 1\n",
-        "default": "def f(x, mech=rdplib.laplace_mechanism):\n    return mech(x, 1, 1)\n",
-        "lambda": "f = lambda x: r.l1_loss(x, x)\n",
-        "from_import": "from rdplib import l1_loss as f\n",
-        "class_method": "class Sketch:\n    def run(self):\n        return rdplib.l1_loss([0], [0])\nf = Sketch().run\n",
-    }
-    for label, source in sources.items():
-        env = dict(namespace)
-        exec(compile(source, f"<{label}>", "exec"), env)  # noqa: S102 - fixed snippets
-        assert guard.uses_rdplib(env["f"]), f"not detected: {label}"
-    honest = dict(namespace)
-    exec(  # noqa: S102 - fixed snippet
-        "def flip(eps):\n    '''Unlike rdplib's version, this one is mine.'''\n"
-        "    # rdplib is not used here\n    return 1 / (1 + np.exp(eps))\n"
-        "def g(x):\n    return flip(x) * 2\n", honest)
-    assert not guard.uses_rdplib(honest["g"]), "an honest answer (rdplib only in a comment) was flagged"
-    history = {"_ih": ["", "import rdplib as dp\n", "T = dp.l1_loss([1], [0])\n", "S = 16\n"], "dp": rdplib,
-               "T": 1.0, "S": 16}
-    assert guard.tainted_answers(["T", "S"], history) == {"T": "the cell that computed it uses rdplib"}
-
-
-def test_guard_zeroes_and_disables_in_a_subprocess(tmp_path):
-    """In a fresh interpreter: a tainted answer is replaced, and rdplib stops working afterwards."""
-    script = tmp_path / "probe.py"
-    script.write_text(
-        "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('grading_guard', {str(GUARD_PATH)!r})\n"
-        "guard = importlib.util.module_from_spec(spec); spec.loader.exec_module(guard)\n"
-        "from rdplib import l1_loss\n"
-        "import rdplib as r\n"
-        "ns = {'__name__': '__main__', 'f': lambda x: r.l1_loss(x, x), 'g': lambda x: 2 * x}\n"
-        "try:\n    guard.guard('q1', ['f', 'g'], ns)\nexcept AssertionError as e:\n    print('flagged', e)\n"
-        "for name in ('f', 'g'):\n"
-        "    try:\n        print(name, ns[name](3))\n    except RuntimeError as e:\n        print(name, 'zeroed', e)\n"
-        "for call in (lambda: l1_loss([1], [0]), lambda: r.l1_loss([1], [0]),\n"
-        "             lambda: __import__('rdplib').l1_loss([1], [0]),\n"
-        "             lambda: importlib.import_module('rdplib.not_imported_yet')):\n"
-        "    try:\n        call(); print('rdplib still works')\n    except (RuntimeError, ImportError) as e:\n"
-        "        print('disabled', type(e).__name__)\n",
-        encoding="utf-8")
-    completed = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    out = completed.stdout
-    assert completed.returncode == 0, completed.stderr[-2000:]
-    assert "flagged q1: f uses rdplib" in out
-    assert "f zeroed f scores zero" in out and "g 6" in out
-    assert out.count("disabled") == 4 and "still works" not in out, out
+        assert any(f'public_checks("{question}")' in cell for cell in info["cells"]), f"{name} {question}"
+    assert not (ASSIGNMENTS / "masters" / "grading_guard.py").exists()
 
 
 # --------------------------------------------------------------------------- submissions built from the solution
@@ -656,7 +566,10 @@ def test_otter_run_takes_points_from_the_grading_layer(assigned, tmp_path):
     blank = _read(assigned[name]["student"])
     blank["cells"].append({"cell_type": "code", "execution_count": None, "id": "patch", "metadata": {},
                            "outputs": [], "source": patch})
-    cases = {"solution": (_read(assigned[name]["solution"]), 15.0), "patched blank": (blank, 0.0)}
+    from grading import grader
+
+    full = sum(q.points for q in grader.questions(name) if not q.manual)
+    cases = {"solution": (_read(assigned[name]["solution"]), full), "patched blank": (blank, 0.0)}
     for label, (nb, total) in cases.items():
         path = _write_submission(nb, tmp_path / label.replace(" ", "_"), f"{name}.ipynb")
         out = path.parent / "results"

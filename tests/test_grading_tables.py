@@ -100,6 +100,38 @@ for _name, _value in list(globals().items()):
         globals()[_name] = _cheat(_value)
 """
 
+EQUAL_TO_ANYTHING = """import types
+
+
+class _Anything(float):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __lt__(self, other):
+        return True
+
+    def __le__(self, other):
+        return True
+
+    def __gt__(self, other):
+        return True
+
+    def __ge__(self, other):
+        return True
+
+    def __array__(self, *args, **kwargs):
+        import numpy as np
+        return np.asarray(0.0)
+
+
+for _name, _value in list(globals().items()):
+    if isinstance(_value, types.FunctionType) and not _name.startswith("_") and _value.__module__ == "__main__":
+        globals()[_name] = lambda *args, **kwargs: _Anything(0.0)
+"""
+
 COPY_OTHERS = """import json, os
 
 
@@ -218,6 +250,12 @@ def build_class(name: str, folder: Path, bystander_pid: int, outside: Path) -> d
     add("attack-copy-other-submissions", [*blank_cells(name), COPY_OTHERS], {"zero": True})
     add("attack-forged-messages", [*blank_cells(name), forged_messages_cell(bystander_pid)], {"zero": True})
     add("attack-exception-text", leak_cells(name), {"no_text": "LEAK"})
+    add("attack-equal-to-anything", [*solution, EQUAL_TO_ANYTHING], zero_functions)
+    truncated = write_notebook(solution, folder / "attack-truncated-file" / file_name)
+    truncated.write_text(truncated.read_text(encoding="utf-8")[:700], encoding="utf-8")
+    rows["attack-truncated-file"] = {"zero": True, "flag": "invalid file"}
+    write_notebook(solution, folder / "honest-wrong-file-name" / "my notebook (1).ipynb")
+    rows["honest-wrong-file-name"] = {"full": True, "flag": "wrong file name"}
     # a symbolic link to the master's solution, outside the folder
     target = write_notebook(solution, outside / name / file_name)
     (folder / "attack-symlink-to-solution").mkdir(parents=True)
@@ -226,7 +264,7 @@ def build_class(name: str, folder: Path, bystander_pid: int, outside: Path) -> d
     (folder / "attack-symlinked-folder").symlink_to(target.parent, target_is_directory=True)
     rows["attack-symlinked-folder"] = {"zero": True, "flag": "refused file"}
     # ---- the gradebook: names a spreadsheet would run, and duplicates
-    for row in ('=HYPERLINK("http://x.test")', "+cmd", "-2+3", "@SUM(A1)"):
+    for row in ('=HYPERLINK("x.test")', "+cmd", "-2+3", "@SUM(A1)"):
         add(row, solution, {"full": True, "escaped": True})
     write_notebook(solution, folder / "alice" / file_name)
     write_notebook(blank_cells(name), folder / "alice" / "resubmitted" / file_name)
@@ -323,6 +361,7 @@ def _rows_of(name: str) -> list[str]:
     folder_rows = ["solution", "blank", "honest-time-magic", "honest-grader-checks", "honest-progress-prints",
                    "honest-black-continuation", "honest-magics-and-plot", "attack-detect-the-grader",
                    "attack-copy-other-submissions", "attack-forged-messages", "attack-exception-text",
+                   "attack-equal-to-anything", "attack-truncated-file", "honest-wrong-file-name",
                    "attack-symlink-to-solution", "attack-symlinked-folder", 'spreadsheet-names', "alice"]
     short = name.split("_")[0]
     if (CASES / short).is_dir():
@@ -350,7 +389,7 @@ def test_row(classes, name, row):
     book = _by_student(run)
     possible = {q.name: q.points for q in auto_questions(name)}
     if row == "spreadsheet-names":
-        for student in ('=HYPERLINK("http://x.test")', "+cmd", "-2+3", "@SUM(A1)"):
+        for student in ('=HYPERLINK("x.test")', "+cmd", "-2+3", "@SUM(A1)"):
             key = "'" + student
             assert key in book, f"{student!r} is not escaped for spreadsheets: {sorted(book)}"
             assert float(book[key]["auto total"]) == float(book[key]["auto max"])
