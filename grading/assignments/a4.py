@@ -81,18 +81,17 @@ def q1_mechanism(sb, ctx):
 
 
 def q1_law(sb, ctx):
-    g = ctx.rng()
     for counts, epsilon in ((np.arange(20_000) % 4 + 1, 0.3), (np.r_[np.zeros(9_000, int), [40] * 1000], 2.0)):
         n = counts.sum()
-        z = as_array(sb.call("dp_histogram", counts, epsilon, rng=g), "dp_histogram")
+        z = as_array(sb.call("dp_histogram", counts, epsilon, rng=ctx.rng()), "dp_histogram")
         require(z.shape == counts.shape, "dp_histogram: one value per cell (the output must have the shape of counts)")
         ks_fits(z - counts / n, laplace_cdf(2 / (n * epsilon)), "dp_histogram")
     # the scaled noise of 400 histograms of 3 cells against that of one histogram of 5,000 cells
     epsilon = 1.0
     counts = np.arange(5_000) % 7
-    large = _noise(sb, counts, epsilon, g)
+    large = _noise(sb, counts, epsilon, ctx.rng())
     for small_counts in (np.array([5, 0, 3]), np.array([6, 2])):  # three cells; a yes/no question
-        small = np.concatenate([_noise(sb, small_counts, epsilon, g) for _ in range(400)])
+        small = np.concatenate([_noise(sb, small_counts, epsilon, ctx.rng()) for _ in range(400)])
         same_law(small, large, "dp_histogram: small histograms (2 or 3 cells) against a large one")
 
 

@@ -70,7 +70,7 @@ def q2_mechanism(sb, ctx):
     flipped = []
     for _ in range(150):  # four users a call, 32 bits: Binomial(32, q) flips per call
         users = g.integers(0, 3, size=4)
-        reports, indices = _encode(sb, users, table, width, epsilon, g)
+        reports, indices = _encode(sb, users, table, width, epsilon, ctx.rng())
         one_hot = np.zeros_like(reports)
         one_hot[np.arange(4), table[users, np.clip(indices, 0, 1)]] = 1
         flipped.append(int(np.sum(reports != one_hot)))
@@ -84,7 +84,7 @@ def q2_sizes(sb, ctx):
     table, width, epsilon = g.integers(0, 8, size=(6, 3)), 8, 1.5
 
     def flipped(users):
-        reports, indices = _encode(sb, users, table, width, epsilon, g)
+        reports, indices = _encode(sb, users, table, width, epsilon, ctx.rng())
         one_hot = np.zeros_like(reports)
         one_hot[np.arange(users.size), table[users, np.clip(indices, 0, 2)]] = 1
         return (reports != one_hot).ravel()
@@ -112,10 +112,9 @@ def q2_law(sb, ctx):
 
 
 def q2_privacy(sb, ctx):
-    g = ctx.rng()
     table, trials = np.array([[0], [1]]), 40_000
-    a, _ = _encode(sb, np.zeros(trials, dtype=int), table, 2, 2.0, g)
-    b, _ = _encode(sb, np.ones(trials, dtype=int), table, 2, 2.0, g)
+    a, _ = _encode(sb, np.zeros(trials, dtype=int), table, 2, 2.0, ctx.rng())
+    b, _ = _encode(sb, np.ones(trials, dtype=int), table, 2, 2.0, ctx.rng())
     privacy_holds(a @ [1, 2], b @ [1, 2], 2.0, np.array([-0.5, 0.5, 1.5, 2.5, 3.5]), "cms_encode")
 
 
