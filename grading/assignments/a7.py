@@ -170,9 +170,9 @@ def q3_law(sb, ctx):
     _not_too_regular_counts(np.bincount(many, minlength=k), p,
                             "exponential_mechanism: 20,000 draws (size=20000) on hidden utilities")
     single = [int(_indices(sb.call("exponential_mechanism", u.tolist(), sensitivity, epsilon, rng=_fresh(g)), k,
-                           "exponential_mechanism")[0]) for _ in range(800)]
+                           "exponential_mechanism")[0]) for _ in range(500)]
     chisquare_fits(np.bincount(single, minlength=k), p,
-                   "exponential_mechanism: 800 separate calls (size omitted, rng by keyword) on hidden utilities")
+                   "exponential_mechanism: 500 separate calls (size omitted, rng by keyword) on hidden utilities")
 
 
 def q3_extremes(sb, ctx):
@@ -210,11 +210,11 @@ def q3_independent(sb, ctx):
     u = np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon
     p_best = em_probabilities(u, sensitivity, epsilon)[0]
     wins = []
-    for _ in range(300):
+    for _ in range(200):
         draws, after = sb.call(name, u, sensitivity, epsilon, _fresh(g), size=60, return_args=True)
         wins.append(int(np.sum(_indices(draws, 4, name, 60) == 0)))
     require(np.array_equal(as_array(after[0], name), u), f"{name} must not modify the utilities it is given")
-    _wins_vary_binomially(wins, 60, p_best, f"{name}: the best candidate's wins in 300 calls of 60 draws")
+    _wins_vary_binomially(wins, 60, p_best, f"{name}: the best candidate's wins in 200 calls of 60 draws")
 
 
 def q3_privacy(sb, ctx):
@@ -260,9 +260,9 @@ def q4_gumbel(sb, ctx):
                    f"{name} with Gumbel noise: 20,000 draws must follow the law of the exponential mechanism")
     _not_too_regular_counts(np.bincount(many, minlength=k), p, f"{name} with Gumbel noise: 20,000 draws")
     single = [int(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", rng=_fresh(g)), k, name)[0])
-              for _ in range(600)]
+              for _ in range(400)]
     chisquare_fits(np.bincount(single, minlength=k), p,
-                   f"{name} with Gumbel noise: 600 separate calls must follow the law of the exponential mechanism")
+                   f"{name} with Gumbel noise: 400 separate calls must follow the law of the exponential mechanism")
 
 
 def q4_laplace(sb, ctx):
@@ -292,9 +292,9 @@ def q4_privacy(sb, ctx):
     u = np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon
     p_best = em_probabilities(u, sensitivity, epsilon)[0]
     wins = [int(np.sum(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", _fresh(g), size=60), 4, name, 60)
-                       == 0)) for _ in range(300)]
+                       == 0)) for _ in range(200)]
     _wins_vary_binomially(wins, 60, p_best,
-                          f"{name} with Gumbel noise: the best candidate's wins in 300 calls of 60 draws")
+                          f"{name} with Gumbel noise: the best candidate's wins in 200 calls of 60 draws")
 
 
 def q4_bad_input(sb, ctx):
@@ -389,7 +389,7 @@ def q5_biased(sb, ctx):
     p = float(g.uniform(0.1, 0.9))
     law = np.full(k, (1 - p) / k)
     law[int(np.argmax(u))] += p
-    calls, trials = 300, 40
+    calls, trials = 200, 50
     wins, gaps = [], []
     for _ in range(calls):
         p_best, gap = _accuracy(sb.call(name, Expr(_biased(p)), u, 1.0, 1.0, trials, rng=_fresh(g)), name)
