@@ -495,8 +495,13 @@ class Sandbox:
             for generator, state in zip(rngs, states, strict=False):
                 try:
                     generator.bit_generator.state = state["state"]
-                except (TypeError, KeyError, ValueError):
+                    spawned = int(state.get("n_children_spawned", 0))
+                except (TypeError, KeyError, ValueError, AttributeError):
                     raise SandboxError(f"{name}(...): the random generator came back damaged", "error") from None
+                seed_seq = generator.bit_generator.seed_seq
+                extra = spawned - seed_seq.n_children_spawned
+                if 0 < extra <= 100_000:  # children spawned in the sandbox: the next spawn here must differ
+                    seed_seq.spawn(extra)
         try:
             value = codec.decode(reply.get("value"))
             if return_args:

@@ -254,6 +254,11 @@ def test_generators_cross_with_their_seed_sequence():
         again = sb.call("spawned", 3, np.random.default_rng(99))
     assert np.array_equal(got, expected) and np.array_equal(again, expected)
     assert generator.bit_generator.state == local.bit_generator.state
+    # the spawn counter comes back too: a second call with the same generator spawns new streams
+    second = _one(cells, "spawned", 3, generator)
+    a2, b2 = local.spawn(2)
+    assert not np.array_equal(second[:3], expected[:3])
+    assert np.array_equal(second, np.concatenate([a2.random(3), b2.random(3), local.random(3)]))
 
 
 def test_grader_code_and_notebook_objects_as_arguments():
