@@ -180,7 +180,7 @@ def q2_behaviour(sb, ctx):
     require(np.std(calls) > 0 and abs(np.corrcoef(calls[:-1], calls[1:])[0, 1]) < 6 / np.sqrt(149),
             "gaussian_mechanism: the noise must be independent from call to call")
     base = float(g.uniform(50, 100))
-    for trials, check in ((20_000, "bits"), (100_000, "privacy")):
+    for trials, check in ((100_000, "privacy"), (20_000, "bits")):
         a = as_array(sb.call("gaussian_mechanism", np.full(trials, base), sensitivity, sigma, _fresh(g)),
                      "gaussian_mechanism")
         b = as_array(sb.call("gaussian_mechanism", np.full(trials, base + sensitivity), sensitivity, sigma, _fresh(g)),
