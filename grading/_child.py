@@ -83,7 +83,7 @@ class _Notebook:
 def _otter_stand_in() -> types.ModuleType:
     module = types.ModuleType("otter")
     module.Notebook = _Notebook
-    module.__version__ = "grading"
+    module.__version__ = "7.0.0"
     return module
 
 
