@@ -202,8 +202,11 @@ def _reported_ones(sb, estimates, n, epsilon):
 
 def q5_other_mechanism(sb, ctx):
     g = ctx.rng()
-    a, b = round(float(g.uniform(0.55, 0.95)), 4), round(float(g.uniform(0.02, 0.4)), 4)
-    p, n, epsilon = round(float(g.uniform(0.1, 0.9)), 3), int(g.integers(40, 120)), round(float(g.uniform(0.3, 2)), 3)
+    while True:  # a law of reports at least 0.1 away from randomized response's at the same p and epsilon
+        a, b = round(float(g.uniform(0.55, 0.95)), 4), round(float(g.uniform(0.02, 0.4)), 4)
+        p, n, epsilon = round(float(g.uniform(0.1, 0.9)), 3), int(g.integers(40, 120)), round(float(g.uniform(0.3, 2)), 3)
+        if abs(b + (a - b) * p - (q(epsilon) + (1 - 2 * q(epsilon)) * p)) > 0.1:
+            break
     out = as_array(sb.call("simulate_estimates", p, n, epsilon, 4000, g, asymmetric(a, b)), "simulate_estimates")
     require(out.shape == (4000,), "simulate_estimates must return num_surveys estimates")
     pi = b + (a - b) * p
