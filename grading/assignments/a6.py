@@ -234,6 +234,8 @@ def _experiment(sb, attack, factory, n, m, scales, runs, g, what, by_keyword=Fal
                         noise_scales=scales, num_runs=runs, rng=g)
     else:
         value = sb.call("recovery_experiment", attack, factory, n, m, scales, runs, g)
+    if isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[0] == 2:
+        value = (value[0], value[1])  # np.array([means, standard_errors]) is two arrays too
     require(isinstance(value, (list, tuple)) and len(value) == 2,
             f"{what} must return two arrays: the mean fraction recovered and its standard error")
     means, errors = as_array(value[0], what).ravel(), as_array(value[1], what).ravel()

@@ -71,7 +71,7 @@ def recovery_experiment(attack, make_oracle, n, num_queries, noise_scales, num_r
     scales = list(np.atleast_1d(noise_scales))
     out = np.array([[np.mean(np.asarray(attack(make_oracle(col, s, rng), n, num_queries, rng)) == col)
                      for col in [rng.integers(0, 2, n) for _ in range(num_runs)]] for s in scales])
-    return out.mean(1), out.std(1, ddof=1) / num_runs ** 0.5
+    return np.array([out.mean(1), out.std(1, ddof=1) / num_runs ** 0.5])  # one 2 x k array
 # %%
 experiment = recovery_experiment(reconstruct, make_bounded_oracle, 100, 200, [0, 5, 10, 20], 6, rng)
 print(experiment)
