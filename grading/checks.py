@@ -146,14 +146,20 @@ def not_too_regular(samples: np.ndarray, cdf: Callable[[np.ndarray], np.ndarray]
 
 
 def counts_vary_binomially(counts: np.ndarray, trials: int, p: float, what: str) -> None:
-    """Counts from separate calls (each ``trials`` independent events of probability ``p``) follow
-    Binomial(trials, p) across calls: a mechanism that flips exactly round(p * trials) positions
-    releases the true count exactly and fails, though each position looks random."""
+    """Counts from separate calls (each ``trials`` independent events of probability ``p``) vary
+    across calls as Binomial(trials, p) counts do. The dispersion statistic
+    ``sum((c - trials p)^2) / (trials p (1 - p))`` over ``m`` calls is close to chi-square with ``m``
+    degrees of freedom; both tails are tested at :data:`ALPHA`. A mechanism that flips exactly
+    round(p * trials) positions (releasing the true count, though each position looks random) has a
+    statistic near 0 and fails; so does one whose counts vary too much."""
     counts = np.asarray(counts, dtype=float).ravel()
-    support = np.arange(trials + 1)
-    chisquare_fits(np.bincount(counts.astype(int).clip(0, trials), minlength=trials + 1),
-                   stats.binom.pmf(support, trials, p),
-                   f"{what}: the number of flipped answers must vary from call to call as independent flips do")
+    require(counts.size >= 20, f"{what}: too few calls")
+    variance = trials * p * (1 - p)
+    require(variance > 0, f"{what}: degenerate law")
+    statistic = float(np.sum((counts - trials * p) ** 2) / variance)
+    low, high = stats.chi2.cdf(statistic, counts.size), stats.chi2.sf(statistic, counts.size)
+    require(low > ALPHA and high > ALPHA,
+            f"{what}: the number of flipped answers must vary from call to call as independent flips do")
 
 
 def low_bits_same_law(outputs_a: np.ndarray, outputs_b: np.ndarray, what: str) -> None:

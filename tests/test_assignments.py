@@ -286,7 +286,7 @@ WRONG_ANSWERS = [
         "a1_randomized_response", "q3",
         "def flip_probability(epsilon):\n    return 1 / (1 + np.exp(epsilon))\n"
         "def rr_estimate(noisy_bits, epsilon):\n    return float(np.clip(np.mean(noisy_bits), 0, 1))\n",
-        "rr_estimate must solve the question's expectation for p", ["(mean - q)", "1.0", "0.5"],
+        "at epsilon = ln 3 the reports [1, 1, 1, 0] must give the estimate 1", ["(mean - q)", "1.0", "0.5"],
         id="rr-estimate-biased"),
     pytest.param(
         "a2_laplace_mechanism", "q2",

@@ -289,7 +289,7 @@ def add_costly_rows(name: str, folder: Path, rows: dict, add) -> None:
     add("attack-exit-in-a-cell", [*solution[:1], "import os\nos._exit(0)", *solution[1:]],
         {"full": True, "flag": "crashed"})
     add("attack-kill-everything", [*solution, "import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\n"
-                                              "except OSError:\n    pass"], {"full": True, "flag": "crashed"})
+                                              "except OSError:\n    pass"], {"full": True})
     add("attack-fork-bomb", [*solution, "import os, time\ntry:\n    while True:\n        if os.fork() == 0:\n"
                                         "            time.sleep(600)\n            os._exit(0)\nexcept OSError:\n"
                                         "    pass"], {"full": True})
