@@ -76,7 +76,7 @@ def test_at_least_six_questions_per_part_and_every_part_under_its_heading():
     counts = {"I": 0, "II": 0, "III": 0, "IV": 0}
     sections = re.split(r"^## Part (I|II|III|IV):", TEXT, flags=re.M)
     heading_part = {}
-    for label, content in zip(sections[1::2], sections[2::2]):
+    for label, content in zip(sections[1::2], sections[2::2], strict=False):
         for m in HEADING.finditer(content):
             heading_part[int(m.group(1))] = label
     for q in QUESTIONS:
@@ -108,7 +108,8 @@ def _fmt(x: float, digits: int) -> str:
 
 
 def test_q2_differencing_with_laplace_noise():
-    success = lambda b: 1 - 0.5 * math.exp(-1 / (2 * b)) * (1 + 1 / (4 * b))
+    def success(b):
+        return 1 - 0.5 * math.exp(-1 / (2 * b)) * (1 + 1 / (4 * b))
     _in_page(_fmt(success(0.5), 4))  # 0.7241
     _in_page(_fmt(success(5), 4))  # 0.5250
     _in_page(_fmt(math.exp(2), 3))  # 7.389
@@ -155,10 +156,14 @@ def test_q9_q10_exponential_mechanism():
         w = np.exp(scale * u)
         _in_page(_fmt((w / w.sum())[0], 3))
         assert _fmt((w / w.sum())[0], 3) == expected
-    w = np.exp(0.1 * u); p = w / w.sum()
-    _in_page(_fmt(p[1], 3)); _in_page(_fmt(p[2], 3))
-    w = np.exp(0.2 * u); p = w / w.sum()
-    _in_page(_fmt(p[1], 3)); _in_page(_fmt(p[2], 3))
+    w = np.exp(0.1 * u)
+    p = w / w.sum()
+    _in_page(_fmt(p[1], 3))
+    _in_page(_fmt(p[2], 3))
+    w = np.exp(0.2 * u)
+    p = w / w.sum()
+    _in_page(_fmt(p[1], 3))
+    _in_page(_fmt(p[2], 3))
     _in_page(_fmt(10 * (math.log(3) + 3), 2))  # 40.99
     _in_page(_fmt(math.exp(-3), 4))  # 0.0498
 
@@ -225,7 +230,8 @@ def test_q18_q19_accounting():
     per_week = float(rdplib.gaussian_epsilon(1e-6 / 52, 20.0, 1.0))
     _in_page(_fmt(per_week, 4))  # 0.2321
     _in_page(_fmt(52 * per_week, 2))  # 12.07
-    adv = lambda k: 0.1 * math.sqrt(2 * k * math.log(1e6)) + k * 0.1 * (math.exp(0.1) - 1)
+    def adv(k):
+        return 0.1 * math.sqrt(2 * k * math.log(1e6)) + k * 0.1 * (math.exp(0.1) - 1)
     assert rdplib.advanced_composition(0.1, 0.0, 100, 1e-6)[0] == pytest.approx(adv(100))
     _in_page(_fmt(adv(100), 3))  # 6.308
     _in_page(_fmt(adv(10), 3))  # 1.767
@@ -314,7 +320,8 @@ def test_q33_q34_q35_audits():
 
 
 def test_q36_to_q38_learning():
-    amp = lambda eps, q: math.log1p(q * (math.exp(eps) - 1))
+    def amp(eps, q):
+        return math.log1p(q * (math.exp(eps) - 1))
     _in_page(_fmt(amp(1, 0.01), 5))  # 0.01704
     _in_page(_fmt(amp(2, 0.05), 4))  # 0.2772
     _in_page(_fmt(1000 * amp(1, 0.01), 2))  # 17.04
