@@ -1,4 +1,4 @@
-# expect: q1=0, q2<0.5
+# expect: q1=0, q2=0
 # %%
 import otter
 grader = otter.Notebook("a6_reconstruction.ipynb")
