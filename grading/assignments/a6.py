@@ -264,7 +264,7 @@ def q3_shape(sb, ctx):
     first = _experiment(sb, ONE_BY_ONE, factory, 20, 20, scales, 3, np.random.default_rng(seed), "recovery_experiment")
     again = _experiment(sb, ONE_BY_ONE, factory, 20, 20, np.array(scales), 3, np.random.default_rng(seed),
                         "recovery_experiment", by_keyword=True)
-    require(all(np.array_equal(a, b) for a, b in zip(first, again)),
+    require(all(np.array_equal(a, b) for a, b in zip(first, again, strict=False)),
             "recovery_experiment: the same generator state must give the same result (draw every random number "
             "from rng, and pass rng on to make_oracle and attack)")
     require(raises(sb, "recovery_experiment", ONE_BY_ONE, factory, 10, 10, scales, 1, np.random.default_rng(seed)),
@@ -274,7 +274,7 @@ def q3_shape(sb, ctx):
 def _law(means, errors, p, n, runs, what: str) -> None:
     """Each run's fraction is Binomial(n, p) / n: the total of right guesses is Binomial(n * runs, p), and
     the standard error tracks sqrt(p (1 - p) / (n * runs))."""
-    for mean, error, prob in zip(means, errors, np.broadcast_to(p, means.shape)):
+    for mean, error, prob in zip(means, errors, np.broadcast_to(p, means.shape), strict=False):
         total = mean * n * runs
         require(abs(total - round(total)) < 1e-6,
                 f"{what}: the mean must be the average, over the runs, of the fraction of bits guessed right")

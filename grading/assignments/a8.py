@@ -249,7 +249,7 @@ def q3_errors(sb, ctx):
 # ---------------------------------------------------------------- q4 composed_epsilons
 def _q4_cases(g):
     cases = []
-    for i in range(3):
+    for _i in range(3):
         sigma = float(10 ** g.uniform(np.log10(0.5), np.log10(50.0)))
         k = int(np.round(10 ** g.uniform(0, np.log10(3000))))
         delta = float(10 ** g.uniform(-10, -3))
