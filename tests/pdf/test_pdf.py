@@ -299,3 +299,24 @@ def test_no_course_plan_table_cell_is_clipped(text):
     chapter = _course_plans_text(text)
     assert chapter.count("(week") == source.count("(week"), (chapter.count("(week"), source.count("(week"))
     assert "(weel" not in chapter
+
+
+ASSIGNMENT_PAGES = sorted(p.stem for p in (ROOT / "book" / "assignments").glob("a[0-9]_*.md")) + ["index"]
+
+
+@pytest.mark.parametrize("page", ASSIGNMENT_PAGES)
+def test_no_assignment_table_cell_is_clipped(page):
+    """The question tables of the assignment pages (and the index's table) fit their columns in the
+    PDF: no overfull box wider than 1 pt in the page's lines of the .tex file."""
+    log = LOG.read_text(errors="replace")
+    lines = _tex_lines_of(f"book/assignments/{page}")
+    overfull = []
+    for match in re.finditer(r"^Overfull \\hbox \(([\d.]+)pt too wide\) (?:in paragraph|in alignment) "
+                             r"at lines (\d+)--(\d+)|^Overfull \\hbox \(([\d.]+)pt too wide\) detected at line (\d+)",
+                             log, re.M):
+        width = float(match[1] or match[4])
+        first = int(match[2] or match[5])
+        last = int(match[3] or match[5])
+        if width > 1.0 and first <= lines[-1] and last >= lines[0]:
+            overfull.append(match[0])
+    assert not overfull, overfull
