@@ -589,3 +589,61 @@ def test_otter_run_takes_points_from_the_grading_layer(assigned, tmp_path):
         assert sum(scores.values()) == total, f"{label}: {scores}"
         assert "grading seed" in report.get("output", ""), "the grader's feedback is the submission's output"
 
+
+
+# --------------------------------------------------------------------------- issue 32: what a student notebook says
+def _solution_expressions(name: str) -> set[str]:
+    """Lines of the master's solution code that compute something (a formula, a call on NumPy): the
+    expressions whose presence in the student notebook would hand the answer over."""
+    found = set()
+    inside = False
+    for cell in _read(MASTERS[name])["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        for line in _source(cell).splitlines():
+            stripped = line.strip()
+            if stripped.startswith("# BEGIN SOLUTION"):
+                inside = True
+                continue
+            if stripped.startswith("# END SOLUTION"):
+                inside = False
+                continue
+            marked = stripped.endswith("# SOLUTION")
+            text = stripped.split("#")[0].strip()
+            if (inside or marked) and len(text) >= 15 and re.search(r"[-+*/]|np\.|math\.", text) \
+                    and not text.startswith(("def ", "import ", "from ", "print(", '"""', "raise ")):
+                found.add(re.sub(r"^(return|\w+\s*=)\s*", "", text))
+    return {f for f in found if len(f) >= 15}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_solution_expression_in_the_student_notebook(name):
+    """Issue 32: no formula the answer needs appears in the question text (or anywhere in the student
+    notebook): every solution line that computes something is absent from it, spaces ignored."""
+    student = _read(ASSIGNMENTS / "student" / f"{name}.ipynb")
+    text = re.sub(r"\s+", "", "\n".join(_source(c) for c in student["cells"]))
+    expressions = _solution_expressions(name)
+    assert expressions, f"{name}: no solution expression found in the master"
+    leaked = [e for e in expressions if re.sub(r"\s+", "", e) in text and e not in GIVEN_ON_PURPOSE.get(name, ())]
+    assert not leaked, f"{name}: the student notebook contains solution code: {leaked[:3]}"
+
+
+# Lines a student notebook shows on purpose: a3 gives the release WITHOUT a threshold, the mechanism
+# its attack question (q6) attacks, whose noisy counts the thresholded release (q5) also computes;
+# a5's example hash table is an input of the question, not a formula.
+GIVEN_ON_PURPOSE = {
+    "a3_thresholding": ("counts + rng.laplace(0.0, 1.0 / epsilon, size=counts.size)",
+                        "categories, counts = np.unique(np.asarray(items), return_counts=True)"),
+    "a5_local_dp_auditing": ("np.array([[0], [1]])",),
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_student_notebook_states_the_limits_and_installs_otter(name):
+    """Issue 32: the time limits are in the notebook, and its first cell says how to install otter."""
+    student = _read(ASSIGNMENTS / "student" / f"{name}.ipynb")
+    markdown = "\n".join(_source(c) for c in student["cells"] if c["cell_type"] == "markdown")
+    for limit in ("20 s", "30 s", "60 s"):
+        assert limit in markdown, f"{name}: the notebook does not state the {limit} limit"
+    first_code = next(_source(c) for c in student["cells"] if c["cell_type"] == "code")
+    assert "pip install otter-grader" in first_code, f"{name}: the first cell has no install line for otter"
