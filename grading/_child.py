@@ -11,6 +11,7 @@ submissions exists in that file system. It
   ``import otter`` gives a stand-in whose ``Notebook().check(...)`` does nothing (the public tests
   are not part of grading) and ``%pip`` does nothing (there is no network);
 * answers the grader's requests over a private copy of its original stdin/stdout, as JSON lines:
+  ``cell`` (run code cell i: the grader asks for each cell in turn and keeps the time itself),
   ``fork`` (a fresh copy of the executed notebook for one question), ``call`` (one of the
   notebook's functions on plain data, grader-made generators and grader-made mechanisms),
   ``value`` and ``exit``.
@@ -218,24 +219,21 @@ def main() -> int:
     namespace = shell.user_ns
     namespace["__name__"] = "__main__"
 
-    skipped = set(init.get("skip", []))
-    for index, source in enumerate(init["cells"]):
-        send({"start": index})
+    cells = init["cells"]
+
+    def run_cell(index):
+        """Run code cell ``index`` (the grader asks for each cell in turn and keeps the time)."""
         entry = {"cell": index, "status": "ok"}
-        if index in skipped:
-            entry["status"] = "skipped"
-        else:
-            try:
-                result = shell.run_cell(source, store_history=False, silent=False)
-                failure = result.error_before_exec or result.error_in_exec
-                if failure is not None:
-                    syntax = isinstance(failure, SyntaxError)
-                    entry.update(status="syntax error" if syntax else "error", error_type=_error_type(failure))
-            except BaseException as exc:  # noqa: BLE001
-                entry.update(status="error", error_type=_error_type(exc))
-            sys.stdout = sys.stderr = sink
-        send({"done": entry})
-    send({"ready": True})
+        try:
+            result = shell.run_cell(cells[index], store_history=False, silent=False)
+            failure = result.error_before_exec or result.error_in_exec
+            if failure is not None:
+                syntax = isinstance(failure, SyntaxError)
+                entry.update(status="syntax error" if syntax else "error", error_type=_error_type(failure))
+        except BaseException as exc:  # noqa: BLE001
+            entry.update(status="error", error_type=_error_type(exc))
+        sys.stdout = sys.stderr = sink
+        return {"done": entry}
 
     forked = False  # this process is the question's copy
     while True:
@@ -244,6 +242,9 @@ def main() -> int:
             os._exit(0)
         request = json.loads(line)
         op = request.get("op")
+        if op == "cell" and not forked:
+            send(run_cell(int(request["index"])))
+            continue
         if op == "exit":
             protocol_out.flush()
             if forked:

@@ -2,10 +2,12 @@
 
 ``build_assignments.py`` copies the ``grading`` package into every autograder zip and registers
 ``grading.otter_plugin.IsolatedGrading`` in its ``otter_config.json`` with the assignment name.
-After otter has run the notebook and its tests in the student's kernel (that output is only the
-student's feedback), :meth:`IsolatedGrading.after_grading` grades the submission again with
+No code of the student runs outside the sandbox: :meth:`IsolatedGrading.before_execution` hands
+otter the notebook with every code cell emptied, so otter's kernel (which runs as root on
+Gradescope, beside the grader's files) executes nothing the student wrote, and otter's own tests
+find no answers. :meth:`IsolatedGrading.after_grading` then grades the submitted file itself with
 :func:`grading.grade_submission`, the same checks as ``make grade``, and **replaces every
-question's score** with the grader's.
+question's score** with the grader's. The check tables are imported when the plugin loads.
 
 The boundary: bubblewrap where the autograder image allows it (``apt-get install bubblewrap`` in
 the image's setup and a container that permits namespaces); otherwise the container itself, which
@@ -21,12 +23,23 @@ from typing import Any
 
 from otter.plugins import AbstractOtterPlugin
 
-from .grader import grade_submission
+from .grader import ASSIGNMENTS, grade_submission, load_assignment
 from .sandbox import sandbox_mode
+
+for _name in ASSIGNMENTS:  # every check table in memory before anything else happens
+    load_assignment(_name)
 
 
 class IsolatedGrading(AbstractOtterPlugin):
     """Scores from the isolated grader, not from the student's kernel."""
+
+    def before_execution(self, submission: Any) -> Any:
+        """The notebook otter executes: the submission with every code cell emptied."""
+        for cell in getattr(submission, "cells", []):
+            if cell.get("cell_type") == "code":
+                cell["source"] = ""
+                cell["outputs"] = []
+        return submission
 
     def after_grading(self, results: Any) -> None:
         config = self.plugin_config or {}

@@ -52,7 +52,9 @@ from . import codec
 
 HARNESS = Path(__file__).with_name("_child.py")
 CODEC = Path(__file__).with_name("codec.py")
-MAX_MESSAGE = 256 * 2**20  # bytes in one reply
+MAX_MESSAGE = 64 * 2**20  # bytes in one reply to a call
+CELL_MESSAGE = 4096  # bytes in one message while the cells run
+MAX_CONTAINERS = 200_000  # lists and objects in one message (an answer's arrays are single lists)
 HOME = "/home/student"
 VENV_MOUNT = "/opt/venv"
 KERNEL_MOUNT = "/opt/kernel"
@@ -243,6 +245,98 @@ def _count_processes(uid: int) -> int:
     return count
 
 
+# ----------------------------------------------------------------------------- control groups
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_PARENT = "rdp-grading"
+
+
+class Cgroup:
+    """A control group of one sandbox (cgroup v1 controllers cpu, memory and pids, or cgroup v2):
+    at most ``cpus`` cores of CPU time, ``memory_bytes`` of memory (its in-memory folders included)
+    and ``pids`` tasks for ALL its processes together, where rlimits bound each process alone. A
+    notebook that forks CPU spinners (each in a session of its own) or many big processes then harms
+    only itself. :meth:`create` returns None where the grader may not make control groups (not root,
+    no delegated cgroup v2); the sandbox then keeps the per-process rlimits only."""
+
+    def __init__(self, paths: list[Path]):
+        self.paths = paths
+
+    @classmethod
+    def create(cls, name: str, *, cpus: float, memory_bytes: int, pids: int) -> Cgroup | None:
+        if os.geteuid() != 0 or not CGROUP_ROOT.is_dir():
+            return None
+        try:
+            if (CGROUP_ROOT / "cgroup.controllers").exists():  # cgroup v2
+                parent = CGROUP_ROOT / CGROUP_PARENT
+                parent.mkdir(exist_ok=True)
+                (CGROUP_ROOT / "cgroup.subtree_control").write_text("+cpu +memory +pids")
+                (parent / "cgroup.subtree_control").write_text("+cpu +memory +pids")
+                path = parent / name
+                path.mkdir()
+                group = cls([path])
+                (path / "cpu.max").write_text(f"{int(100_000 * cpus)} 100000")
+                (path / "memory.max").write_text(str(memory_bytes))
+                (path / "pids.max").write_text(str(pids))
+                return group
+            paths = []
+            group = cls(paths)
+            for controller in ("cpu", "memory", "pids"):
+                path = CGROUP_ROOT / controller / CGROUP_PARENT / name
+                path.mkdir(parents=True)
+                paths.append(path)
+            cpu, memory, tasks = paths
+            (cpu / "cpu.cfs_period_us").write_text("100000")
+            (cpu / "cpu.cfs_quota_us").write_text(str(int(100_000 * cpus)))
+            (memory / "memory.limit_in_bytes").write_text(str(memory_bytes))
+            if (memory / "memory.memsw.limit_in_bytes").exists():
+                try:
+                    (memory / "memory.memsw.limit_in_bytes").write_text(str(memory_bytes))
+                except OSError:
+                    pass
+            (tasks / "pids.max").write_text(str(pids))
+            return group
+        except OSError:
+            try:
+                group.remove()
+            except (OSError, UnboundLocalError):
+                pass
+            return None
+
+    def attach(self, pid: int) -> None:
+        for path in self.paths:
+            (path / "cgroup.procs").write_text(str(pid))
+
+    def members(self) -> list[int]:
+        try:
+            return [int(x) for x in (self.paths[-1] / "cgroup.procs").read_text().split()]
+        except OSError:
+            return []
+
+    def kill(self) -> None:
+        for _ in range(100):
+            pids = self.members()
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.02)
+
+    def remove(self) -> None:
+        self.kill()
+        for path in self.paths:
+            for _ in range(50):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)
+
+
 # ----------------------------------------------------------------------------- the sandbox
 class Sandbox:
     """One isolated run of a notebook; use as a context manager.
@@ -266,6 +360,7 @@ class Sandbox:
         self.in_question = False
         self.calls = 0
         self._buffer = bytearray()
+        self._scanned = 0
 
     # ------------------------------------------------------------------ lifecycle
     def __enter__(self) -> Sandbox:
@@ -295,7 +390,13 @@ class Sandbox:
         memory = int(self.memory_mb) * 2**20
         cpu = int(max(self.deadline - time.monotonic(), 1)) + 10
 
+        self.cgroup = Cgroup.create(f"{os.getpid()}-{secrets.token_hex(6)}", cpus=1.0,
+                                    memory_bytes=memory + 2 * TMPFS_BYTES, pids=self.processes)
+        cgroup = self.cgroup
+
         def limits() -> None:  # in the child, before bwrap (and the harness) start
+            if cgroup is not None:
+                cgroup.attach(os.getpid())
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
             resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 2**20, 64 * 2**20))
@@ -315,26 +416,31 @@ class Sandbox:
         return self
 
     def _run_cells(self) -> None:
-        cell_end = None
-        while True:
-            limit = None if cell_end is None else max(cell_end - time.monotonic(), 0.0)
-            message = self._receive(limit, what="cell")
-            if message is None:
-                if self.dead_kind == "timeout" and self.last_cell is not None and cell_end is not None \
-                        and time.monotonic() >= cell_end:
-                    self.dead = f"code cell {self.last_cell + 1} ran longer than {self.cell_limit:.0f} s"
+        """Ask for each code cell in turn; the cell's time runs from the request, on the grader's clock.
+        Only the reply for the cell asked counts; anything else the notebook writes is skipped (and
+        too much of it ends the run)."""
+        for index in range(len(self.cells)):
+            if index in self.skip:
+                self.cell_report.append({"cell": index, "status": "skipped", "error_type": ""})
+                continue
+            self.last_cell = index
+            self._send({"op": "cell", "index": index})
+            end = time.monotonic() + self.cell_limit
+            for _ in range(1000):
+                message = self._receive(max(end - time.monotonic(), 0.0), what="cell", limit_bytes=CELL_MESSAGE)
+                if message is None:
+                    if self.dead_kind == "timeout" and time.monotonic() >= end - 0.05:
+                        self.dead = f"code cell {index + 1} ran longer than {self.cell_limit:.0f} s"
+                    return
+                entry = message.get("done")
+                if isinstance(entry, dict) and entry.get("cell") == index:
+                    self.cell_report.append({"cell": index, "status": _status(entry.get("status")),
+                                             "error_type": _error_name(entry.get("error_type"))})
+                    break
+            else:
+                self._die("the notebook's process sent too many messages", "crashed")
                 return
-            if "start" in message:
-                self.last_cell = _int(message["start"])
-                cell_end = time.monotonic() + self.cell_limit
-            elif "done" in message and isinstance(message["done"], dict):
-                entry = message["done"]
-                self.cell_report.append({"cell": _int(entry.get("cell")), "status": _text(entry.get("status")),
-                                         "error_type": _text(entry.get("error_type", ""))})
-                cell_end = None
-            elif message.get("ready") is True:
-                self.last_cell = None
-                return
+        self.last_cell = None
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()
@@ -358,6 +464,9 @@ class Sandbox:
                     stream.close()
                 except Exception:  # noqa: BLE001
                     pass
+        if getattr(self, "cgroup", None) is not None:
+            self.cgroup.remove()
+            self.cgroup = None
         if getattr(self, "uid", None) is not None and getattr(self, "mode", "") == "bwrap":
             _kill_user(self.uid)
         if self._scratch_dir():
@@ -389,22 +498,34 @@ class Sandbox:
             except (ProcessLookupError, PermissionError):
                 pass
 
-    def _receive(self, limit: float | None = None, what: str = "answer") -> dict[str, Any] | None:
-        """One message, or None once the run has ended (died, too slow, or sent garbage)."""
+    def _receive(self, limit: float | None = None, what: str = "answer",
+                 limit_bytes: int = MAX_MESSAGE) -> dict[str, Any] | None:
+        """One message, or None once the run has ended (died, too slow, or sent garbage). A message
+        longer than ``limit_bytes``, or with more nested lists and objects than an answer can hold,
+        ends the run before it is parsed."""
         if self.dead is not None:
             return None
         end = self.deadline if limit is None else min(self.deadline, time.monotonic() + limit)
         stream = self.process.stdout
         while True:
-            if b"\n" in self._buffer:
-                raw, _, rest = bytes(self._buffer).partition(b"\n")
-                self._buffer = bytearray(rest)
+            cut = self._buffer.find(b"\n", self._scanned)
+            if cut >= 0:
+                raw = bytes(self._buffer[:cut])
+                del self._buffer[:cut + 1]
+                self._scanned = 0
+                if len(raw) > limit_bytes or raw.count(b"[") + raw.count(b"{") > MAX_CONTAINERS:
+                    self._die("the notebook's process sent a message too large to read", "crashed")
+                    return None
                 try:
                     message = codec.loads(raw.decode("utf-8"))
                 except (ValueError, UnicodeDecodeError, RecursionError):
                     self._die("the notebook's process sent something unreadable", "crashed")
                     return None
                 return message
+            self._scanned = len(self._buffer)
+            if len(self._buffer) > limit_bytes:
+                self._die("the notebook's process sent a message too large to read", "crashed")
+                return None
             remaining = end - time.monotonic()
             if remaining <= 0:
                 overall = time.monotonic() >= self.deadline
@@ -420,9 +541,6 @@ class Sandbox:
                 self._die("the notebook's process stopped", "crashed")
                 return None
             self._buffer += chunk
-            if len(self._buffer) > MAX_MESSAGE:
-                self._die("the notebook's process sent too much data", "crashed")
-                return None
 
     # ------------------------------------------------------------------ questions
     def begin_question(self) -> None:
@@ -525,8 +643,8 @@ def _int(value: Any) -> int:
     return value if type(value) is int else -1
 
 
-def _text(value: Any) -> str:
-    return value[:40] if isinstance(value, str) else ""
+def _status(value: Any) -> str:
+    return value if value in ("ok", "error", "syntax error", "skipped") else "error"
 
 
 _BUILTIN_ERRORS = {name for name, obj in vars(builtins).items()

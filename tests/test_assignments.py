@@ -560,35 +560,53 @@ def _record_time(label: str, seconds: float, scores: dict[str, float]) -> None:
 
 # --------------------------------------------------------------------------- the grading layer inside otter
 def test_otter_run_takes_points_from_the_grading_layer(assigned, tmp_path):
-    """``otter run`` on the autograder zip: the plugin replaces the kernel's scores by the grader's.
+    """``otter run`` on the autograder zip: the plugin replaces the kernel's scores by the grader's,
+    and no code of the student runs outside the sandbox.
 
-    A blank notebook that patches otter in the kernel (so that every kernel-side test "passes")
-    still scores zero, and the solution keeps full marks."""
+    A blank notebook that patches otter in the kernel still scores zero; one that rewrites every
+    check table of ``grading/`` it can find (otter's kernel runs beside the grader's files, as root on
+    Gradescope) scores zero and changes nothing; the solution keeps full marks. The grading package
+    used here is a copy, so a failure cannot damage the repository."""
     name = "a1_randomized_response"
     otter_cli = Path(sys.executable).with_name("otter")
+    package = tmp_path / "pythonpath"
+    shutil.copytree(ROOT / "grading", package / "grading", ignore=shutil.ignore_patterns("__pycache__"))
+    table = package / "grading" / "assignments" / "a1.py"
+    before = table.read_bytes()
     patch = ("import otter, doctest\n"
              "doctest.DocTestRunner.run = lambda self, *a, **k: doctest.TestResults(0, 0)\n")
-    blank = _read(assigned[name]["student"])
-    blank["cells"].append({"cell_type": "code", "execution_count": None, "id": "patch", "metadata": {},
-                           "outputs": [], "source": patch})
+    rewrite = ("import glob, os, sys\n"
+               "for _base in sys.path + [os.getcwd(), '/autograder/source']:\n"
+               "    for _path in glob.glob(os.path.join(_base, 'grading', 'assignments', 'a*.py')):\n"
+               "        try:\n"
+               "            with open(_path, 'a') as _f:\n"
+               "                _f.write('\\nfor _q in QUESTIONS:\\n    for _c in _q.checks:\\n'\n"
+               "                         '        _c.run = lambda sb, ctx: None\\n')\n"
+               "        except OSError:\n"
+               "            pass\n")
     from grading import grader
 
     full = sum(q.points for q in grader.questions(name) if not q.manual)
-    cases = {"solution": (_read(assigned[name]["solution"]), full), "patched blank": (blank, 0.0)}
+    cases = {"solution": (_read(assigned[name]["solution"]), full)}
+    for label, code in (("patched blank", patch), ("blank rewriting the grader", rewrite)):
+        blank = _read(assigned[name]["student"])
+        blank["cells"].append({"cell_type": "code", "execution_count": None, "id": "attack", "metadata": {},
+                               "outputs": [], "source": code})
+        cases[label] = (blank, 0.0)
     for label, (nb, total) in cases.items():
         path = _write_submission(nb, tmp_path / label.replace(" ", "_"), f"{name}.ipynb")
         out = path.parent / "results"
         out.mkdir()
         completed = subprocess.run(
             [str(otter_cli), "run", "-a", str(assigned[name]["zip"]), "-o", str(out), str(path)],
-            capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(package)},
         )
         assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
         report = json.loads((out / "results.json").read_text(encoding="utf-8"))
         scores = {t["name"]: t["score"] for t in report["tests"] if t["name"] != "Public Tests"}
         assert sum(scores.values()) == total, f"{label}: {scores}"
         assert "grading seed" in report.get("output", ""), "the grader's feedback is the submission's output"
-
+        assert table.read_bytes() == before, f"{label}: a check table of the grader was changed"
 
 
 # --------------------------------------------------------------------------- issue 32: what a student notebook says

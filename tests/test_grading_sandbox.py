@@ -310,3 +310,75 @@ def test_closing_kills_only_what_the_sandbox_started():
     finally:
         bystander.kill()
         bystander.wait()
+
+
+_FORGE = ("import os, json, time\n"
+          "def _forge(message, seconds, pause):\n"
+          "    end = time.monotonic() + seconds\n"
+          "    while time.monotonic() < end:\n"
+          "        for fd in range(3, 40):\n"
+          "            try:\n"
+          "                os.write(fd, (json.dumps(message) + '\\n').encode())\n"
+          "            except OSError:\n"
+          "                pass\n"
+          "        time.sleep(pause)\n")
+
+
+def test_cells_are_timed_by_the_grader_whatever_the_notebook_writes():
+    """A cell that keeps sending the earlier protocol's 'cell started' message (to reset the clock)
+    still ends at the cell limit; forged error types never reach the report."""
+    cells = ["x = 1", _FORGE + "_forge({'start': 1}, 15, 0.3)", "y = 2"]
+    start = time.monotonic()
+    with Sandbox(cells, cell_limit=2) as sb:
+        assert sb.dead_kind == "timeout" and sb.last_cell == 1
+    assert time.monotonic() - start < 10
+    forged = {"done": {"cell": 1, "status": "error", "error_type": "\n=== REGRADE: 12 / 12 ==="}}
+    with Sandbox(["x = 1", _FORGE + f"_forge({forged!r}, 0.5, 0.1)", "y = 2"]) as sb:
+        assert all(entry["error_type"] in ("", "an exception") or entry["error_type"].isidentifier()
+                   for entry in sb.cell_report), sb.cell_report
+
+
+def test_a_huge_message_ends_the_run_before_it_is_read():
+    """A 60 MB line of nested lists written to the protocol ends the notebook's run (crashed) instead
+    of being parsed by the grader."""
+    bomb = ("import os\n"
+            "_line = b'{\"x\": [' + b'[],' * 20_000_000 + b'[]]}\\n'\n"
+            "for fd in range(3, 40):\n"
+            "    try:\n"
+            "        os.write(fd, _line)\n"
+            "    except OSError:\n"
+            "        pass\n")
+    with Sandbox(["x = 1", bomb, "y = 2"]) as sb:
+        assert sb.dead is not None and sb.dead_kind == "crashed" and "too large" in sb.dead
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="control groups are made only when the grader runs as root")
+def test_control_groups_bound_the_whole_sandbox():
+    """CPU (one core), memory and tasks are bounded for all the sandbox's processes together: five
+    children touching 1.5 GB each cannot take 7.5 GB, and forty spinners get one core between them."""
+    cells = ["import os, time\nimport numpy as np\n"
+             "def children(gigabytes, count):\n"
+             "    for _ in range(count):\n"
+             "        if os.fork() == 0:\n"
+             "            try:\n"
+             "                block = np.ones(int(gigabytes * 2**30 / 8))\n"
+             "                time.sleep(5)\n"
+             "            except MemoryError:\n"
+             "                pass\n"
+             "            os._exit(0)\n"
+             "    time.sleep(4)\n"
+             "    return count\n"]
+    with Sandbox(cells, memory_mb=2048) as sb:
+        assert sb.cgroup is not None
+        if len(sb.cgroup.paths) == 1:
+            pytest.skip("cgroup v2: the limits are cpu.max, memory.max and pids.max of one folder")
+        cpu, memory, tasks = (str(p) for p in sb.cgroup.paths)
+        assert (Path(cpu) / "cpu.cfs_quota_us").read_text().strip() == "100000"
+        limit = int((Path(memory) / "memory.limit_in_bytes").read_text())
+        assert limit <= 3 * 2**30
+        sb.begin_question()
+        sb.call("children", 1.5, 5)
+        peak = int((Path(memory) / "memory.max_usage_in_bytes").read_text())
+        assert peak <= limit, (peak, limit)
+        sb.end_question()
+    assert sb.cgroup is None
