@@ -82,13 +82,18 @@ def spreadsheet_cell(text: str) -> str:
 
 
 def _unique_keys(students: list[str]) -> list[str]:
-    """One key per submission: duplicates of a name get ``name (2)``, ``name (3)`` ..."""
-    seen: dict[str, int] = {}
-    keys = []
-    for student in students:
-        base = safe_text(student)
-        seen[base] = seen.get(base, 0) + 1
-        keys.append(base if seen[base] == 1 else f"{base} ({seen[base]})")
+    """One key per submission, never equal to another's: the cleaned name, then ``name (2)``,
+    ``name (3)`` ... for the next submissions with the same cleaned name (skipping any key taken)."""
+    cleaned = [safe_text(student) for student in students]
+    taken: set[str] = set(cleaned)
+    keys, used = [], set()
+    for base in cleaned:
+        key, number = base, 1
+        while key in used or (number > 1 and key in taken):
+            number += 1
+            key = f"{base} ({number})"
+        used.add(key)
+        keys.append(key)
     return keys
 
 
@@ -140,7 +145,8 @@ def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: 
     require_sandbox()  # stops here, with the install line, when no boundary is in force
     students = [student_of(p, folder) for p in paths] + [student_of(p, folder) for p in refused]
     keys = _unique_keys(students)
-    duplicates = {k for k, s in zip(keys, students, strict=True) if students.count(s) > 1}
+    cleaned = [safe_text(s) for s in students]
+    duplicates = {k for k, c in zip(keys, cleaned, strict=True) if cleaned.count(c) > 1}
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     context = multiprocessing.get_context("fork")
     pending = list(enumerate(paths))

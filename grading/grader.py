@@ -102,6 +102,15 @@ class Result:
         return "\n".join(lines) + "\n"
 
 
+def _first_line(source: str) -> str:
+    """The cell's first line of code, shortened and made printable, to name the cell in feedback."""
+    for line in source.splitlines():
+        text = "".join(ch if ch.isprintable() else "?" for ch in line.strip())
+        if text and not text.startswith("#"):
+            return f"`{text[:50]}{'...' if len(text) > 50 else ''}`"
+    return "a comment-only cell"
+
+
 def _student_name(path: Path, assignment: str) -> str:
     return path.parent.name if path.name == expected_file_name(assignment) else path.stem
 
@@ -116,34 +125,43 @@ class _Run:
         self.reported = False
 
     def open(self) -> Sandbox:
-        """A sandbox that has run the notebook. A cell that ends the notebook's process or runs past
-        the cell limit is skipped on a new run (as many new runs as there are cells, in time)."""
+        """A sandbox that has run the notebook. A cell that ends the notebook's process is skipped on
+        a new run; one that runs past the cell limit is first run again once with twice the limit (a
+        busy machine can slow an honest cell), then skipped (as many new runs as cells, in time)."""
         if self.sandbox is not None and self.sandbox.dead is None:
             return self.sandbox
         self.close()
-        for _ in range(len(self.cells) + 1):
+        slow: set[int] = set()
+        for _ in range(2 * len(self.cells) + 1):
             remaining = self.end - time.monotonic()
-            sb = Sandbox(self.cells, cell_limit=self.limits["cell"], call_limit=self.limits["call"],
+            cell_limit = self.limits["cell"] * (2 if slow else 1)
+            sb = Sandbox(self.cells, cell_limit=cell_limit, call_limit=self.limits["call"],
                          deadline=max(remaining, 1.0), memory_mb=int(self.limits["memory_mb"]),
                          processes=int(self.limits["processes"]), notebook_name=self.name, skip=self.skipped)
             sb.__enter__()
             self.sandbox = sb
             if sb.dead is None or sb.last_cell is None or sb.last_cell in self.skipped or remaining < 5:
                 break
-            self.skipped.add(sb.last_cell)
-            _add_flag(self.result, FLAG_TIMEOUT if sb.dead_kind == "timeout" else FLAG_CRASHED)
-            what = (f"ran longer than the cell limit ({self.limits['cell']:.0f} s)" if sb.dead_kind == "timeout"
-                    else "ended the notebook's process")
-            self.result.notes.append(f"Code cell {sb.last_cell + 1} {what}; it was skipped and the rest of the "
-                                     "notebook graded.")
+            cell = sb.last_cell
             sb.close()
+            if sb.dead_kind == "timeout" and cell not in slow:
+                slow.add(cell)  # once more, with twice the time
+                continue
+            self.skipped.add(cell)
+            _add_flag(self.result, FLAG_TIMEOUT if sb.dead_kind == "timeout" else FLAG_CRASHED)
+            what = (f"ran longer than the cell limit ({self.limits['cell']:.0f} s, and {2 * self.limits['cell']:.0f} s "
+                    "on a second try)" if sb.dead_kind == "timeout" else "ended the notebook's process")
+            self.result.notes.append(f"Code cell {cell + 1} ({_first_line(self.cells[cell])}) {what}; it was skipped "
+                                     "and the rest of the notebook graded. If it runs quickly for you, ask for a "
+                                     "regrade.")
         if not self.reported:
             self.reported = True
             for entry in self.sandbox.cell_report:
                 if entry["status"] in ("error", "syntax error"):
                     kind = entry.get("error_type") or "an exception"
-                    self.result.notes.append(f"Code cell {entry['cell'] + 1} raised {kind} (run the notebook from "
-                                             "the top in a fresh kernel to see it).")
+                    self.result.notes.append(f"Code cell {entry['cell'] + 1} ({_first_line(self.cells[entry['cell']])})"
+                                             f" raised {kind} (run the notebook from the top in a fresh kernel to see "
+                                             "it).")
         return self.sandbox
 
     def close(self) -> None:
