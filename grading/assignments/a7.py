@@ -26,7 +26,7 @@ from ..checks import (
     randomness,
     require,
 )
-from ..sandbox import Expr
+from ..sandbox import Expr, SandboxError
 
 NAME = "a7_exponential_mechanism"
 
@@ -108,6 +108,28 @@ def _wins_vary_binomially(wins, trials: int, p: float, what: str) -> None:
             "draws (each call must draw afresh, every draw independent of the others)")
 
 
+def _wins_dispersion(wins, trials: int, p: float, what: str) -> None:
+    """The dispersion of the wins of one candidate over separate calls: sum((w - trials p)^2) / (trials p (1 - p))
+    is close to chi-square with one degree of freedom per call; both tails at ALPHA (a fixed share of the draws
+    per call has a statistic near 0)."""
+    wins = np.asarray(wins, dtype=float)
+    statistic = float(np.sum((wins - trials * p) ** 2) / (trials * p * (1 - p)))
+    low, high = stats.chi2.cdf(statistic, wins.size), stats.chi2.sf(statistic, wins.size)
+    require(low > ALPHA and high > ALPHA,
+            f"{what}: over separate calls, the number of wins of a candidate must vary as it does for independent "
+            "draws (each call must draw afresh, every draw independent of the others)")
+
+
+def _separate_calls_fit(chosen, probabilities, what: str) -> None:
+    """Few draws from separate calls (too few for a chi-square test over many candidates): the number that
+    fall in the likeliest candidates, whose probabilities add up to at least 0.4, is binomial (exact test)."""
+    probabilities = np.asarray(probabilities, dtype=float)
+    order = np.argsort(-probabilities, kind="stable")
+    top = order[:int(np.searchsorted(np.cumsum(probabilities[order]), 0.4)) + 1]
+    chosen = np.asarray(chosen, dtype=int)
+    binomial_fits(int(np.isin(chosen, top).sum()), chosen.size, float(probabilities[top].sum()), what)
+
+
 def _fresh(g: np.random.Generator) -> np.random.Generator:
     """A new generator for each call, seeded from ``g``: separate calls get separate streams even when
     the answer spawns child generators (a spawned child depends on the seed, not on the state)."""
@@ -117,6 +139,47 @@ def _fresh(g: np.random.Generator) -> np.random.Generator:
 def _hidden_utilities(g: np.random.Generator, k: int, sensitivity: float, epsilon: float) -> np.ndarray:
     """Utilities whose gaps are of the order of the noise (2 sensitivity / epsilon): a law worth testing."""
     return np.round(2 * sensitivity / epsilon * g.normal(0.0, 1.2, k), 6)
+
+
+def _whole_utilities(g: np.random.Generator, k: int) -> np.ndarray:
+    """Whole-number utilities (counts) with ties and gaps: two or three candidates tied for the best,
+    other ties, and gaps of 1 to 4 (of the order of the noise at sensitivity 1 and epsilon near 1)."""
+    levels = np.cumsum(g.integers(1, 5, k))  # strictly increasing, gaps 1..4
+    u = levels[g.integers(0, max(k // 2, 2), k)].astype(float)  # repeated levels: ties
+    u[g.choice(k, int(g.integers(2, 4)), replace=False)] = u.max()  # tied for the best
+    return float(g.integers(-50, 500)) + u - u.max()
+
+
+def _quantile_family(sb, g: np.random.Generator):
+    """Utilities of the student's own quantile_utility on a hidden dataset of whole numbers (whole or
+    half-whole utilities, with ties), and that utility's sensitivity."""
+    n = int(g.integers(40, 200))
+    x = g.integers(0, 60, n).astype(float)
+    candidates = np.arange(-2.0, 63.0, 1.0)
+    q = float(g.choice([0.25, 0.5, 0.75]))
+    own = -np.abs((x[None, :] < candidates[:, None]).sum(axis=1) - q * n)
+    try:
+        u = np.asarray(sb.call("quantile_utility", x, candidates, q), dtype=float).ravel()
+    except (SandboxError, TypeError, ValueError) as exc:
+        if getattr(exc, "kind", None) in ("timeout", "crashed"):
+            raise
+        u = own  # no usable quantile_utility (Question 1): the mechanisms are tested on the grader's own
+    if u.shape != candidates.shape or not np.all(np.isfinite(u)):
+        u = own
+    return u, max(q, 1 - q)
+
+
+def _families(sb, g: np.random.Generator):
+    """(label, utilities, sensitivity, epsilon): the input families every law check runs on."""
+    k = int(g.integers(6, 25))
+    sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
+    out = [("hidden utilities", _hidden_utilities(g, k, sensitivity, epsilon), sensitivity, epsilon)]
+    out.append(("whole-number utilities (counts) with ties and gaps, sensitivity 1", _whole_utilities(g, k), 1.0,
+                float(g.uniform(0.5, 2.0))))
+    u, quantile_sensitivity = _quantile_family(sb, g)
+    out.append(("the utilities of your quantile_utility on a hidden dataset", u, quantile_sensitivity,
+                float(g.uniform(0.3, 1.0))))
+    return out
 
 
 # ----------------------------------------------------------------------------- q1: a quantile utility
@@ -160,20 +223,17 @@ q3_random = randomness("exponential_mechanism", lambda g: (np.linspace(0.0, 3.0,
 
 def q3_law(sb, ctx):
     g = ctx.rng()
-    k = int(g.integers(6, 25))
-    sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
-    u = _hidden_utilities(g, k, sensitivity, epsilon)
-    p = em_probabilities(u, sensitivity, epsilon)
-    many = _indices(sb.call("exponential_mechanism", u, sensitivity, epsilon, g, size=20_000),
-                    k, "exponential_mechanism", 20_000)
-    chisquare_fits(np.bincount(many, minlength=k), p,
-                   "exponential_mechanism: 20,000 draws (size=20000) on hidden utilities")
-    _not_too_regular_counts(np.bincount(many, minlength=k), p,
-                            "exponential_mechanism: 20,000 draws (size=20000) on hidden utilities")
-    single = [int(_indices(sb.call("exponential_mechanism", u.tolist(), sensitivity, epsilon, rng=_fresh(g)), k,
-                           "exponential_mechanism")[0]) for _ in range(500)]
-    chisquare_fits(np.bincount(single, minlength=k), p,
-                   "exponential_mechanism: 500 separate calls (size omitted, rng by keyword) on hidden utilities")
+    name = "exponential_mechanism"
+    for label, u, sensitivity, epsilon in _families(sb, g):
+        k = u.size
+        p = em_probabilities(u, sensitivity, epsilon)
+        many = _indices(sb.call(name, u, sensitivity, epsilon, _fresh(g), size=20_000), k, name, 20_000)
+        what = f"{name}: 20,000 draws (size=20000) on {label}"
+        chisquare_fits(np.bincount(many, minlength=k), p, what)
+        _not_too_regular_counts(np.bincount(many, minlength=k), p, what)
+        single = [int(_indices(sb.call(name, u.tolist(), sensitivity, epsilon, rng=_fresh(g)), k, name)[0])
+                  for _ in range(200)]
+        _separate_calls_fit(single, p, f"{name}: 200 separate calls (size omitted, rng by keyword) on {label}")
 
 
 def q3_extremes(sb, ctx):
@@ -208,27 +268,40 @@ def q3_independent(sb, ctx):
     g = ctx.rng()
     name = "exponential_mechanism"
     sensitivity, epsilon = float(g.uniform(0.5, 3)), float(g.uniform(0.3, 2))
-    u = np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon
-    p_best = em_probabilities(u, sensitivity, epsilon)[0]
-    wins = []
-    for _ in range(200):
-        draws, after = sb.call(name, u, sensitivity, epsilon, _fresh(g), size=60, return_args=True)
-        wins.append(int(np.sum(_indices(draws, 4, name, 60) == 0)))
-    require(np.array_equal(as_array(after[0], name), u), f"{name} must not modify the utilities it is given")
-    _wins_vary_binomially(wins, 60, p_best, f"{name}: the best candidate's wins in 200 calls of 60 draws")
+    for u, sens, eps in ((np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon, sensitivity, epsilon),
+                         (np.array([3.0, 2.0, 2.0, 0.0]), 1.0, 1.0)):  # whole utilities too
+        p_best = em_probabilities(u, sens, eps)[0]
+        wins = []
+        for _ in range(150):
+            draws, after = sb.call(name, u, sens, eps, _fresh(g), size=60, return_args=True)
+            wins.append(int(np.sum(_indices(draws, 4, name, 60) == 0)))
+        require(np.array_equal(as_array(after[0], name), u), f"{name} must not modify the utilities it is given")
+        _wins_dispersion(wins, 60, p_best, f"{name}: the best candidate's wins in 150 calls of 60 draws")
+
+
+def _neighbour_pairs(g: np.random.Generator, k: int, sensitivity: float):
+    """Neighbouring utility vectors (each utility moves by at most the sensitivity): real-valued ones,
+    and whole-number ones (counts, sensitivity 1) whose best candidate changes."""
+    a = np.zeros(k)
+    b = np.full(k, -sensitivity)
+    b[0] = sensitivity  # every utility moves by at most the sensitivity, in opposite directions
+    c = g.integers(0, 3, k).astype(float)
+    c[0], c[1] = 2.0, 3.0
+    d = c - 1.0
+    d[0] = 3.0  # d[1] = 2: the best moves from candidate 1 to candidate 0
+    return [(a, b, sensitivity, "real-valued neighbouring utilities"),
+            (c, d, 1.0, "whole-number neighbouring utilities (counts, sensitivity 1)")]
 
 
 def q3_privacy(sb, ctx):
     g = ctx.rng()
     name = "exponential_mechanism"
     k, sensitivity, epsilon = 50, float(10 ** g.uniform(-1, 1)), float(g.uniform(0.5, 1.5))
-    a = np.zeros(k)
-    b = np.full(k, -sensitivity)
-    b[0] = sensitivity  # every utility moves by at most the sensitivity, in opposite directions
-    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, _fresh(g), size=60_000), k, name, 60_000)
-    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, _fresh(g), size=60_000), k, name, 60_000)
-    privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
-                  f"{name}: neighbouring utilities (each moved by at most the sensitivity)")
+    for a, b, sens, label in _neighbour_pairs(g, k, sensitivity):
+        draws_a = _indices(sb.call(name, a, sens, epsilon, _fresh(g), size=40_000), k, name, 40_000)
+        draws_b = _indices(sb.call(name, b, sens, epsilon, _fresh(g), size=40_000), k, name, 40_000)
+        privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
+                      f"{name}: {label} (each moved by at most the sensitivity)")
 
 
 def q3_bad_input(sb, ctx):
@@ -252,18 +325,17 @@ q4_random = randomness("report_noisy_max", lambda g: (np.linspace(0.0, 3.0, 8), 
 def q4_gumbel(sb, ctx):
     g = ctx.rng()
     name = "report_noisy_max"
-    k = int(g.integers(6, 25))
-    sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
-    u = _hidden_utilities(g, k, sensitivity, epsilon)
-    p = em_probabilities(u, sensitivity, epsilon)
-    many = _indices(sb.call(name, u, sensitivity, epsilon, "gumbel", g, size=20_000), k, name, 20_000)
-    chisquare_fits(np.bincount(many, minlength=k), p,
-                   f"{name} with Gumbel noise: 20,000 draws must follow the law of the exponential mechanism")
-    _not_too_regular_counts(np.bincount(many, minlength=k), p, f"{name} with Gumbel noise: 20,000 draws")
-    single = [int(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", rng=_fresh(g)), k, name)[0])
-              for _ in range(400)]
-    chisquare_fits(np.bincount(single, minlength=k), p,
-                   f"{name} with Gumbel noise: 400 separate calls must follow the law of the exponential mechanism")
+    for label, u, sensitivity, epsilon in _families(sb, g):
+        k = u.size
+        p = em_probabilities(u, sensitivity, epsilon)
+        many = _indices(sb.call(name, u, sensitivity, epsilon, "gumbel", _fresh(g), size=20_000), k, name, 20_000)
+        what = f"{name} with Gumbel noise: 20,000 draws on {label} must follow the law of the exponential mechanism"
+        chisquare_fits(np.bincount(many, minlength=k), p, what)
+        _not_too_regular_counts(np.bincount(many, minlength=k), p, what)
+        single = [int(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", rng=_fresh(g)), k, name)[0])
+                  for _ in range(150)]
+        _separate_calls_fit(single, p, f"{name} with Gumbel noise: 150 separate calls on {label} must follow the "
+                                       "law of the exponential mechanism")
 
 
 def q4_laplace(sb, ctx):
@@ -271,31 +343,44 @@ def q4_laplace(sb, ctx):
     name = "report_noisy_max"
     k = int(g.integers(3, 9))
     sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
-    u = _hidden_utilities(g, k, sensitivity, epsilon)
-    p = laplace_max_probabilities(u, 2 * sensitivity / epsilon)
-    many = _indices(sb.call(name, u, sensitivity, epsilon, "laplace", g, size=50_000), k, name, 50_000)
-    chisquare_fits(np.bincount(many, minlength=k), p,
-                   f"{name} with Laplace noise: the winners do not follow the law of Laplace noise of the scale "
-                   "that makes report-noisy-max epsilon-DP for every utility of that sensitivity")
+    families = [("hidden utilities", _hidden_utilities(g, k, sensitivity, epsilon), sensitivity, epsilon),
+                ("whole-number utilities (counts) with ties and gaps, sensitivity 1", _whole_utilities(g, k), 1.0,
+                 float(g.uniform(0.5, 2.0)))]
+    u, quantile_sensitivity = _quantile_family(sb, g)
+    families.append(("the utilities of your quantile_utility on a hidden dataset", u, quantile_sensitivity,
+                     float(g.uniform(0.3, 1.0))))
+    for label, u, sens, eps in families:
+        p = laplace_max_probabilities(u, 2 * sens / eps)
+        many = _indices(sb.call(name, u, sens, eps, "laplace", _fresh(g), size=30_000), u.size, name, 30_000)
+        chisquare_fits(np.bincount(many, minlength=u.size), p,
+                       f"{name} with Laplace noise on {label}: the winners do not follow the law of Laplace noise of "
+                       "the scale that makes report-noisy-max epsilon-DP for every utility of that sensitivity")
+        _not_too_regular_counts(np.bincount(many, minlength=u.size), p,
+                                f"{name} with Laplace noise: 30,000 draws on {label}")
 
 
 def q4_privacy(sb, ctx):
     g = ctx.rng()
     name = "report_noisy_max"
     sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(g.uniform(0.5, 1.5))
-    a = np.array([0.0, 0.0])
-    b = np.array([sensitivity, -sensitivity])
-    draws_a = _indices(sb.call(name, a, sensitivity, epsilon, "laplace", _fresh(g), size=40_000), 2, name, 40_000)
-    draws_b = _indices(sb.call(name, b, sensitivity, epsilon, "laplace", _fresh(g), size=40_000), 2, name, 40_000)
-    privacy_holds(draws_a, draws_b, epsilon, np.array([-0.5, 0.5, 1.5]),
-                  f"{name} with Laplace noise: neighbouring utilities (moved by the sensitivity in opposite "
-                  "directions)")
-    u = np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon
-    p_best = em_probabilities(u, sensitivity, epsilon)[0]
-    wins = [int(np.sum(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", _fresh(g), size=60), 4, name, 60)
-                       == 0)) for _ in range(200)]
-    _wins_vary_binomially(wins, 60, p_best,
-                          f"{name} with Gumbel noise: the best candidate's wins in 200 calls of 60 draws")
+    pairs = [(np.array([0.0, 0.0]), np.array([sensitivity, -sensitivity]), sensitivity,
+              "neighbouring utilities (moved by the sensitivity in opposite directions)"),
+             (np.array([3.0, 2.0, 0.0]), np.array([2.0, 3.0, 1.0]), 1.0,
+              "whole-number neighbouring utilities (counts, sensitivity 1)")]
+    for a, b, sens, label in pairs:
+        k = a.size
+        for noise in ("laplace", "gumbel"):
+            draws_a = _indices(sb.call(name, a, sens, epsilon, noise, _fresh(g), size=30_000), k, name, 30_000)
+            draws_b = _indices(sb.call(name, b, sens, epsilon, noise, _fresh(g), size=30_000), k, name, 30_000)
+            privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
+                          f"{name} with {noise.capitalize()} noise: {label}")
+    for u, sens, eps in ((np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon, sensitivity, epsilon),
+                         (np.array([3.0, 2.0, 2.0, 0.0]), 1.0, 1.0)):
+        p_best = em_probabilities(u, sens, eps)[0]
+        wins = [int(np.sum(_indices(sb.call(name, u, sens, eps, "gumbel", _fresh(g), size=60), 4, name, 60) == 0))
+                for _ in range(150)]
+        _wins_dispersion(wins, 60, p_best,
+                         f"{name} with Gumbel noise: the best candidate's wins in 150 calls of 60 draws")
 
 
 def q4_bad_input(sb, ctx):
@@ -409,21 +494,25 @@ QUESTIONS = [
         Check("the sensitivity of the quantile utility for hidden q", 1.0, q1_sensitivity)]),
     Question("q2", [], [], manual_points=2.0),  # written: rubric in book/assignments/masters/written_answers.md
     Question("q3", ["exponential_mechanism"], [
+        Check("privacy on neighbouring utility vectors, real-valued and whole-number (a failure here voids the "
+              "other checks of q3)", 0.5, q3_privacy, statistical=True, gate=True),
         Check("randomness drawn from rng", 0.5, q3_random, gate=True),
-        Check("the exact law on hidden utilities, in one call and over separate calls", 1.0, q3_law,
+        Check("the exact law on hidden real-valued utilities, whole-number utilities with ties and gaps, and your "
+              "quantile_utility's utilities on a hidden dataset, in one call and over separate calls", 1.0, q3_law,
               statistical=True),
         Check("epsilon = 1e6 with utilities near 1e6 and -1e6, ties, and epsilon = 1e-9", 1.0, q3_extremes,
               statistical=True),
         Check("independent draws across calls; the utilities left unchanged", 0.5, q3_independent,
               statistical=True),
-        Check("privacy on neighbouring utility vectors", 0.5, q3_privacy, statistical=True),
         Check("bad input raises ValueError", 0.5, q3_bad_input)]),
     Question("q4", ["report_noisy_max"], [
+        Check("privacy on neighbouring utilities, real-valued and whole-number; independent draws across calls (a "
+              "failure here voids the other checks of q4)", 0.5, q4_privacy, statistical=True, gate=True),
         Check("randomness drawn from rng", 0.5, q4_random, gate=True),
-        Check("Gumbel noise gives the exponential mechanism's law", 1.0, q4_gumbel, statistical=True),
-        Check("Laplace noise of the right scale: the law of its winners", 0.75, q4_laplace, statistical=True),
-        Check("privacy on neighbouring utilities; independent draws across calls", 0.5, q4_privacy,
-              statistical=True),
+        Check("Gumbel noise gives the exponential mechanism's law (real, whole-number and quantile utilities)", 1.0,
+              q4_gumbel, statistical=True),
+        Check("Laplace noise of the right scale: the law of its winners (real, whole-number and quantile "
+              "utilities)", 0.75, q4_laplace, statistical=True),
         Check("bad input raises ValueError", 0.25, q4_bad_input)]),
     Question("q5", ["selection_accuracy"], [
         Check("runs the mechanism it is given: exact answers for mechanisms that always pick the worst or the "

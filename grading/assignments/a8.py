@@ -13,6 +13,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from ..checks import (
+    ALPHA,
     Check,
     Question,
     as_array,
@@ -147,18 +148,56 @@ def _fresh(g):
     return np.random.default_rng(int(g.integers(2**62)))
 
 
+def _input_families(g):
+    """(label, values) of shape (5000, 4): real values, and whole-number counts (with many zeros and
+    repeated values), the input the course's releases use."""
+    counts = g.integers(0, 1000, size=(5000, 4)).astype(float)
+    counts[g.random((5000, 4)) < 0.2] = 0.0
+    return [("real values", g.normal(0.0, 100.0, size=(5000, 4))), ("whole-number counts", counts)]
+
+
 def q2_law(sb, ctx):
     g = ctx.rng()
     sensitivity, sigma = float(10 ** g.uniform(-0.5, 1.3)), float(10 ** g.uniform(-0.5, 1.0))
     sd = sigma * sensitivity
-    values = g.normal(0.0, 100.0, size=(5000, 4))
-    out = as_array(sb.call("gaussian_mechanism", values, sensitivity, sigma, _fresh(g)), "gaussian_mechanism")
-    require(out.shape == values.shape, "gaussian_mechanism must keep the shape of values (try a (5000, 4) array)")
-    ks_fits((out - values) / sd, stats.norm.cdf, "gaussian_mechanism: the noise on every coordinate (its law or its scale)")
-    # single numbers, called by keyword
+    for label, values in _input_families(g):
+        out = as_array(sb.call("gaussian_mechanism", values, sensitivity, sigma, _fresh(g)), "gaussian_mechanism")
+        require(out.shape == values.shape, "gaussian_mechanism must keep the shape of values (try a (5000, 4) array)")
+        ks_fits((out - values) / sd, stats.norm.cdf,
+                f"gaussian_mechanism on {label}: the noise on every coordinate (its law or its scale)")
+    # single numbers (whole and not), called by keyword
+    points = np.concatenate([g.normal(0.0, 100.0, 75), g.integers(1, 1000, 75).astype(float)])
     single = np.array([as_float(sb.call("gaussian_mechanism", values=float(v), l2_sensitivity=sensitivity,
-                                        sigma=sigma, rng=_fresh(g)), "gaussian_mechanism") for v in values[:150, 0]])
-    ks_fits((single - values[:150, 0]) / sd, stats.norm.cdf, "gaussian_mechanism: the noise on single numbers")
+                                        sigma=sigma, rng=_fresh(g)), "gaussian_mechanism") for v in points])
+    ks_fits((single - points) / sd, stats.norm.cdf, "gaussian_mechanism: the noise on single numbers")
+
+
+def _variance_fits(sums, variance, what):
+    """Sums of honest Gaussian noise are exactly normal: sum(s^2) / variance is chi-square with one degree
+    of freedom per sum. Both tails are tested at ALPHA (noise that cancels in groups has too small a sum)."""
+    sums = np.asarray(sums, dtype=float).ravel()
+    statistic = float(np.sum(sums**2) / variance)
+    low, high = stats.chi2.cdf(statistic, sums.size), stats.chi2.sf(statistic, sums.size)
+    require(low > ALPHA and high > ALPHA, what)
+
+
+def _blocks_independent(noise, sd, g, what):
+    """Sums of k consecutive noise values (k = 2, 3, 5, 7, 10 and a random k), down every column and in
+    the flattened order, and sums of random groups with random signs, have variance k sd^2."""
+    noise = np.asarray(noise, dtype=float)
+    message = (f"{what}: sums of several noise values vary less (or more) than sums of independent draws "
+               "(each value must be an independent draw: no noise that cancels over consecutive entries or calls)")
+    for k in (2, 3, 5, 7, 10, int(g.integers(11, 60))):
+        full = (noise.shape[0] // k) * k
+        columns = noise[:full].reshape(full // k, k, *noise.shape[1:]).sum(axis=1)
+        _variance_fits(columns, k * sd**2, message)
+        flat = noise.ravel()
+        _variance_fits(flat[:(flat.size // k) * k].reshape(-1, k).sum(axis=1), k * sd**2, message)
+    flat = noise.ravel()
+    for k in (2, 5, int(g.integers(3, 30))):
+        order = g.permutation(flat.size)[:(flat.size // k) * k].reshape(-1, k)
+        signs = g.choice([-1.0, 1.0], size=order.shape)
+        _variance_fits((flat[order] * signs).sum(axis=1), k * sd**2, message)
 
 
 def q2_behaviour(sb, ctx):
@@ -172,14 +211,26 @@ def q2_behaviour(sb, ctx):
                      "gaussian_mechanism")
     require(table.shape == (5000, 4), "gaussian_mechanism must keep the shape of values (try np.zeros((5000, 4)))")
     not_too_regular(table / sd, stats.norm.cdf, "gaussian_mechanism")
+    _blocks_independent(table, sd, g, "gaussian_mechanism on np.zeros((5000, 4))")
+    counts = g.integers(0, 1000, size=(5000, 4)).astype(float)
+    released = as_array(sb.call("gaussian_mechanism", counts, sensitivity, sigma, _fresh(g)), "gaussian_mechanism")
+    require(released.shape == counts.shape, "gaussian_mechanism must keep the shape of values")
+    not_too_regular((released - counts) / sd, stats.norm.cdf, "gaussian_mechanism on whole-number counts")
+    _blocks_independent(released - counts, sd, g, "gaussian_mechanism on whole-number counts")
     corr = np.corrcoef(table, rowvar=False)
     require(np.all(np.isfinite(corr)) and np.max(np.abs(corr - np.eye(4))) < 6 / np.sqrt(5000),
             "gaussian_mechanism: the noise must be independent across coordinates (each coordinate its own draw)")
-    calls = np.array([as_float(sb.call("gaussian_mechanism", 0.0, sensitivity, sigma, _fresh(g)), "gaussian_mechanism")
-                      for _ in range(150)])
-    require(np.std(calls) > 0 and abs(np.corrcoef(calls[:-1], calls[1:])[0, 1]) < 6 / np.sqrt(149),
-            "gaussian_mechanism: the noise must be independent from call to call")
-    base = float(g.uniform(50, 100))
+    for start in (0.0, float(g.integers(1, 1000))):  # zero, and a whole-number count
+        calls = np.array([as_float(sb.call("gaussian_mechanism", start, sensitivity, sigma, _fresh(g)),
+                                   "gaussian_mechanism") for _ in range(150)]) - start
+        require(np.std(calls) > 0 and abs(np.corrcoef(calls[:-1], calls[1:])[0, 1]) < 6 / np.sqrt(149),
+                "gaussian_mechanism: the noise must be independent from call to call")
+        for m in (2, 3, 5, 7, 10, int(g.integers(4, 15))):
+            means = calls[:(150 // m) * m].reshape(-1, m).mean(axis=1)
+            _variance_fits(means, sd**2 / m,
+                           f"gaussian_mechanism: means of {m} consecutive calls vary less (or more) than means of "
+                           "independent draws (each call must draw its own noise)")
+    base = float(g.integers(50, 100))  # a whole-number count and its neighbour
     for trials, check in ((100_000, "privacy"), (20_000, "bits")):
         a = as_array(sb.call("gaussian_mechanism", np.full(trials, base), sensitivity, sigma, _fresh(g)),
                      "gaussian_mechanism")
@@ -217,33 +268,59 @@ def q2_errors(sb, ctx):
                 "negative (try sigma = 0, sigma = -2, l2_sensitivity = -1)")
 
 
-# ---------------------------------------------------------------- q3 gaussian_delta
+# ---------------------------------------------------------------- q3 composed_gaussian_delta
+def _releases(g, sigma_total):
+    """k releases (noise standard deviations, L2 sensitivities), k from 1 to 50, with different ratios
+    noise / sensitivity (from 1e-3 to 1e6), scaled so that their exact delta(epsilon) is that of one release
+    with noise multiplier ``sigma_total`` (the reference is then ``_delta(epsilon, sigma_total)``)."""
+    k = int(g.integers(1, 51))
+    a = g.uniform(0.5, 2.0, k)
+    ratios = a * sigma_total * np.sqrt(np.sum(1 / a**2))
+    sens = 10 ** g.uniform(-2, 3, k)
+    return ratios * sens, sens
+
+
 def q3_values(sb, ctx):
     g = ctx.rng()
-    for sigma in 10 ** g.uniform(np.log10(0.05), np.log10(50.0), 3):
+    for i in range(3):
+        sigma = float(10 ** g.uniform(np.log10(0.05), np.log10(50.0)))
+        sds, sens = _releases(g, sigma)
         eps = g.uniform(0.0, 8.0, size=(4, 5))
         eps[0, 0] = 0.0
-        _delta_close(sb.call("gaussian_delta", eps, float(sigma)), _delta(eps, sigma),
-                     "gaussian_delta on an array of epsilons")
-    sigma, single = float(g.uniform(0.5, 5.0)), float(g.uniform(0.0, 3.0))
-    got = sb.call("gaussian_delta", epsilon=single, sigma=sigma)
-    require(as_array(got, "gaussian_delta").size == 1, "gaussian_delta of a number must be a number")
-    _delta_close(np.asarray(got, dtype=float).reshape(()), _delta(single, sigma), "gaussian_delta of a number")
+        args = (sds.tolist(), sens.tolist()) if i == 1 else (sds, sens)
+        _delta_close(sb.call("composed_gaussian_delta", eps, *args), _delta(eps, sigma),
+                     "composed_gaussian_delta on an array of epsilons and hidden releases")
+    sigma = float(g.uniform(0.5, 5.0))
+    sds, sens = _releases(g, sigma)
+    single = float(g.uniform(0.0, 3.0))
+    got = sb.call("composed_gaussian_delta", epsilon=single, noise_sds=[np.float64(v) for v in sds],
+                  l2_sensitivities=sens)
+    require(as_array(got, "composed_gaussian_delta").size == 1, "composed_gaussian_delta of a number must be a number")
+    _delta_close(np.asarray(got, dtype=float).reshape(()), _delta(single, sigma),
+                 "composed_gaussian_delta of a number (keyword call)")
+    sd, sen = float(10 ** g.uniform(-1, 2)), float(10 ** g.uniform(-1, 1))
+    eps = g.uniform(0.0, 5.0, 6)
+    _delta_close(sb.call("composed_gaussian_delta", eps, [sd], [sen]), _delta(eps, sd / sen),
+                 "composed_gaussian_delta of one release")
 
 
 def q3_extremes(sb, ctx):
     g = ctx.rng()
     eps = np.array([0.0, 1e-9, 0.5, 50.0, 700.0, 710.0, 1e3, 1e5, 1e6, float(10 ** g.uniform(0, 6))])
     for sigma in (0.01, 0.1, 10.0, 1e3, 1e4, float(10 ** g.uniform(-2, 4))):
-        _delta_close(sb.call("gaussian_delta", eps, sigma), _delta(eps, sigma),
-                     "gaussian_delta at extreme epsilon and sigma (0 to 1e6, 0.01 to 1e4)")
+        sds, sens = _releases(g, sigma)
+        _delta_close(sb.call("composed_gaussian_delta", eps, sds, sens), _delta(eps, sigma),
+                     "composed_gaussian_delta at extreme epsilon (0 to 1e6) and extreme noise")
 
 
 def q3_errors(sb, ctx):
-    for args in ((1.0, 0.0), (1.0, -1.0), (-0.1, 1.0), (np.nan, 1.0), (np.array([0.5, -1.0]), 2.0)):
-        require(raises(sb, "gaussian_delta", *args),
-                "gaussian_delta must raise ValueError when sigma is not positive or some epsilon is negative or "
-                "NaN (try sigma = 0, epsilon = -0.1, np.nan, np.array([0.5, -1.0]))")
+    for args in ((1.0, [0.0], [1.0]), (1.0, [1.0, -1.0], [1.0, 1.0]), (1.0, [1.0], [0.0]), (1.0, [2.0], [-1.0]),
+                 (1.0, [1.0, 2.0], [1.0]), (1.0, [], []), (1.0, [np.inf], [1.0]), (1.0, [1.0], [np.nan]),
+                 (-0.1, [1.0], [1.0]), (np.nan, [1.0], [1.0]), (np.array([0.5, -1.0]), [2.0], [1.0])):
+        require(raises(sb, "composed_gaussian_delta", *args),
+                "composed_gaussian_delta must raise ValueError when the lists differ in length or are empty, any "
+                "noise or sensitivity is not a positive finite number, or some epsilon is negative or NaN (try "
+                "noise_sds=[0.0], l2_sensitivities=[-1.0], lists of lengths 2 and 1, [], epsilon = -0.1, np.nan)")
 
 
 # ---------------------------------------------------------------- q4 composed_epsilons
@@ -399,17 +476,20 @@ QUESTIONS = [
         Check("NumPy integers and integer-valued floats accepted", 0.5, q1_types),
         Check("bad d, k or neighbours raise ValueError", 0.5, q1_errors)]),
     Question("q2", ["gaussian_mechanism"], [
-        Check("a private mechanism: independent draws, last digits that do not depend on the value, neighbouring "
-              "inputs no easier to tell apart than the noise multiplier promises", 1.5, q2_behaviour,
+        Check("a private mechanism on real values and whole-number counts: independent draws (also sums of "
+              "consecutive entries and means of consecutive calls), last digits that do not depend on the value, "
+              "neighbouring inputs no easier to tell apart than the noise multiplier promises", 1.5, q2_behaviour,
               statistical=True, gate=True),
         Check("randomness drawn from rng", 0.5, q2_random, gate=True),
-        Check("normal noise of the right scale on every coordinate, on arrays and on single numbers", 1.5, q2_law,
+        Check("normal noise of the right scale on every coordinate, on real values and whole-number counts, "
+              "arrays and single numbers", 1.5, q2_law,
               statistical=True),
         Check("bad sigma or sensitivity raises ValueError", 0.5, q2_errors)]),
-    Question("q3", ["gaussian_delta"], [
-        Check("exact delta on hidden (epsilon, sigma), arrays and numbers", 1.5, q3_values),
-        Check("finite and exact at extreme epsilon and sigma", 1.0, q3_extremes),
-        Check("bad sigma or epsilon raises ValueError", 0.5, q3_errors)]),
+    Question("q3", ["composed_gaussian_delta"], [
+        Check("exact delta of hidden releases (k, noise and sensitivities drawn per run), arrays and numbers, lists "
+              "and arrays, keyword call, one release", 1.5, q3_values),
+        Check("finite and exact at extreme epsilon and noise", 1.0, q3_extremes),
+        Check("bad noise, sensitivities or epsilon raise ValueError", 0.5, q3_errors)]),
     Question("q4", ["composed_epsilons"], [
         Check("exact epsilon on hidden (sigma, k, delta)", 1.0, q4_exact),
         Check("advanced composition on hidden (sigma, k, delta)", 1.0, q4_advanced),

@@ -1,9 +1,11 @@
-# expect: q3<3, q4<4
-# Attack: gaussian_delta and composed_epsilons are the grader's own reference functions, copied verbatim from
-# grading/assignments/a8.py (public), with none of the input checks the questions ask for. Values computed
-# by a correct reference are correct answers, so this row documents the limit: the copy earns the value
-# checks of q3 and q4 but not the ValueError checks, and the derivations behind them are the written
-# question's (graded by hand). The rest of the notebook is honest.
+# expect: q3=0, q4<4
+# Attack: the grader's own reference functions (_delta, _epsilon, _accountants), copied verbatim from
+# grading/assignments/a8.py (public), with none of the input checks the questions ask for. Question 3 now asks
+# for the exact delta of k releases with different noise and sensitivities; the grader holds no function for
+# that (it builds releases whose reduction it knows), so the copy can only answer the one-release case and
+# q3 scores 0 unless the student derives the reduction (Question 6, part 2). _accountants still gives q4's
+# values: the copy earns q4's value checks but not its ValueError check, and the derivations behind them are
+# the written question's (graded by hand). The rest of the notebook is honest.
 # %%
 import otter
 grader = otter.Notebook("a8_gaussian_accounting.ipynb")
@@ -79,6 +81,11 @@ def _accountants(sigma, k, delta):
 def gaussian_delta(epsilon, sigma):
     out = _delta(epsilon, sigma)
     return out if np.ndim(out) else float(out)
+
+
+def composed_gaussian_delta(epsilon, noise_sds, l2_sensitivities):
+    # the copied reference knows one release only: the first release's noise over its sensitivity
+    return gaussian_delta(epsilon, float(noise_sds[0]) / float(l2_sensitivities[0]))
 # %%
 grader.check("q3")
 # %%

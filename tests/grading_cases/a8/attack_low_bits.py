@@ -46,6 +46,18 @@ def gaussian_delta(epsilon, sigma):
     delta = scipy.stats.norm.cdf(a) - np.exp(eps + scipy.stats.norm.logcdf(b))
     delta = np.clip(delta, 0, 1)
     return delta if delta.ndim else float(delta)
+
+
+def composed_gaussian_delta(epsilon, noise_sds, l2_sensitivities):
+    ratios = np.divide(np.asarray(l2_sensitivities, dtype=float), np.asarray(noise_sds, dtype=float)) \
+        if np.shape(noise_sds) == np.shape(l2_sensitivities) and np.size(noise_sds) > 0 else None
+    if ratios is None or ratios.ndim != 1:
+        raise ValueError("noise_sds and l2_sensitivities: two 1-D lists of the same length")
+    if np.any(~np.isfinite(noise_sds)) or np.any(np.asarray(noise_sds, dtype=float) <= 0) \
+            or np.any(~np.isfinite(l2_sensitivities)) or np.any(np.asarray(l2_sensitivities, dtype=float) <= 0):
+        raise ValueError("noise and sensitivity must be positive and finite")
+    mu = float(np.hypot.reduce(ratios))  # the k releases act as one with shift mu
+    return gaussian_delta(epsilon, 1 / mu)
 # %%
 grader.check("q3")
 # %%

@@ -45,6 +45,17 @@ def gaussian_delta(epsilon, sigma):
     delta = scipy.stats.norm.cdf(a) - np.exp(eps + scipy.stats.norm.logcdf(b))
     delta = np.clip(delta, 0, 1)
     return delta if delta.ndim else float(delta)
+
+
+def composed_gaussian_delta(epsilon, noise_sds, l2_sensitivities):
+    """k Gaussian releases: their losses add up to one Gaussian loss with mu^2 = sum (sensitivity / sd)^2."""
+    sds = np.asarray(noise_sds, dtype=float).ravel()
+    sens = np.asarray(l2_sensitivities, dtype=float).ravel()
+    if sds.size == 0 or sds.shape != sens.shape:
+        raise ValueError("noise_sds and l2_sensitivities need the same positive length")
+    if not (np.all(np.isfinite(sds) & (sds > 0)) and np.all(np.isfinite(sens) & (sens > 0))):
+        raise ValueError("noise and sensitivities must be positive and finite")
+    return gaussian_delta(epsilon, 1.0 / np.sqrt(np.sum((sens / sds) ** 2)))
 # %%
 grader.check("q3")
 # %%

@@ -60,6 +60,17 @@ def gaussian_delta(epsilon, sigma: float):
     for index in np.ndindex(eps.shape):
         out[index] = _one_delta(float(eps[index]), sigma)
     return float(out) if out.ndim == 0 else out
+
+
+def composed_gaussian_delta(epsilon, noise_sds, l2_sensitivities):
+    """k Gaussian releases: their losses add up to one Gaussian loss with mu^2 = sum (sensitivity / sd)^2."""
+    sds = np.asarray(noise_sds, dtype=float).ravel()
+    sens = np.asarray(l2_sensitivities, dtype=float).ravel()
+    if sds.size == 0 or sds.shape != sens.shape:
+        raise ValueError("noise_sds and l2_sensitivities need the same positive length")
+    if not (np.all(np.isfinite(sds) & (sds > 0)) and np.all(np.isfinite(sens) & (sens > 0))):
+        raise ValueError("noise and sensitivities must be positive and finite")
+    return gaussian_delta(epsilon, 1.0 / np.sqrt(np.sum((sens / sds) ** 2)))
 # %%
 grader.check("q3")
 # %%

@@ -52,6 +52,20 @@ def gaussian_delta(epsilon, sigma):
     delta = np.exp(first) - np.exp(second)
     delta = np.minimum(np.maximum(delta, 0.0), 1.0)
     return float(delta) if delta.ndim == 0 else delta
+
+
+def composed_gaussian_delta(epsilon, noise_sds, l2_sensitivities):
+    # one pass over the releases: each adds (sensitivity / sd)^2 to mu^2
+    sds, sens = list(noise_sds), list(l2_sensitivities)
+    if len(sds) == 0 or len(sds) != len(sens):
+        raise ValueError("need as many sensitivities as noise levels, at least one")
+    mu_squared = 0.0
+    for sd, sensitivity in zip(sds, sens):
+        sd, sensitivity = float(sd), float(sensitivity)
+        if not (np.isfinite(sd) and np.isfinite(sensitivity) and sd > 0 and sensitivity > 0):
+            raise ValueError("every noise level and sensitivity must be a positive finite number")
+        mu_squared += (sensitivity / sd) ** 2
+    return gaussian_delta(epsilon, float(1 / np.sqrt(mu_squared)))
 # %%
 grader.check("q3")
 # %%
