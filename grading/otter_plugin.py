@@ -12,8 +12,10 @@ question's score** with the grader's. The check tables are imported when the plu
 The boundary: bubblewrap where the autograder image allows it (``apt-get install bubblewrap`` in
 the image's setup and a container that permits namespaces); otherwise the container itself, which
 Gradescope starts afresh for every submission, with the harness in a plain subprocess under the
-same resource limits (the "weak" boundary of :mod:`grading.sandbox`). The output names the boundary
-in force.
+same resource limits and as the unprivileged user ``nobody`` (the "weak" boundary of
+:mod:`grading.sandbox`; on Gradescope the plugin first makes the interpreter, which conda installs
+under ``/root``, readable by that user). The notebook never runs as root, so it cannot write otter's
+results file. The output names the boundary in force.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from otter.plugins import AbstractOtterPlugin
 
 from .grader import ASSIGNMENTS, grade_submission, load_assignment
-from .sandbox import sandbox_mode
+from .sandbox import make_python_readable, sandbox_mode
 
 for _name in ASSIGNMENTS:  # every check table in memory before anything else happens
     load_assignment(_name)
@@ -46,6 +48,8 @@ class IsolatedGrading(AbstractOtterPlugin):
         mode = sandbox_mode()
         if mode != "bwrap":  # one container per submission: the container is the boundary
             os.environ["GRADING_WEAK_SANDBOX"] = "1"
+            if os.geteuid() == 0 and os.path.isdir("/autograder"):  # Gradescope: conda lives under /root
+                make_python_readable()  # so that the notebook runs as nobody, never as root
         result = grade_submission(self.submission_path, config["assignment"])
         result.notes.append("Boundary: " + ("bubblewrap sandbox" if mode == "bwrap" else
                                             "the autograder's container (bubblewrap not available)"))

@@ -209,12 +209,33 @@ def require_sandbox() -> str:
     if mode == "bwrap":
         return mode
     if weak_sandbox_accepted():
+        if os.geteuid() == 0 and _weak_user() is None:
+            raise SandboxUnavailable(
+                "the weaker boundary never runs a notebook as root, and no unprivileged user can read this Python "
+                "installation (user GRADING_SANDBOX_USER, default nobody). Make the interpreter and the "
+                f"environment readable by that user (chmod o+rx on {sys.base_prefix} and the folders above it), or "
+                "install bubblewrap.")
         return "weak"
     raise SandboxUnavailable(
         "bubblewrap cannot isolate the notebooks on this machine (not installed, or namespaces are not allowed "
         f"here). Install it with:\n  {INSTALL_HINT}\nor accept the weaker boundary (a plain subprocess with "
         "resource limits, as a separate user when run as root) with GRADING_WEAK_SANDBOX=1 or --weak-sandbox; "
         "see the instructors' page for what it does not protect.")
+
+
+def make_python_readable() -> None:
+    """Let an unprivileged user read and run the interpreter, the environment and the grader's harness
+    (``chmod o+rx`` on their folders and the folders above them). For a throwaway container such as
+    Gradescope's, where conda lives under ``/root``: the otter plugin calls it there, never elsewhere."""
+    base, venv = _python_dirs()
+    for root in [base, venv, Path(__file__).resolve().parent]:
+        if root is None:
+            continue
+        for folder in [root, *root.parents]:
+            try:
+                os.chmod(folder, os.stat(folder).st_mode | 0o005)
+            except OSError:
+                pass
 
 
 def _world_readable(path: Path) -> bool:
@@ -388,6 +409,8 @@ class Sandbox:
         uid = (100_000 + secrets.randbelow(1_000_000_000)) if as_root else None
         if mode == "weak" and as_root:
             uid = _weak_user()
+            if uid is None:  # never the grader's own root: see require_sandbox
+                raise SandboxUnavailable("no unprivileged user can run this notebook (see require_sandbox)")
         if mode == "bwrap":
             command, cwd, env = bwrap_command(as_root=as_root), "/", {}
             self._scratch = None
@@ -486,8 +509,9 @@ class Sandbox:
         if getattr(self, "cgroup", None) is not None:
             self.cgroup.remove()
             self.cgroup = None
-        if getattr(self, "uid", None) is not None and getattr(self, "mode", "") == "bwrap":
-            _kill_user(self.uid)
+        if getattr(self, "uid", None) is not None and (getattr(self, "mode", "") == "bwrap"
+                                                       or os.environ.get("GRADING_SANDBOX_USER")):
+            _kill_user(self.uid)  # a user of its own (bwrap), or the dedicated user the instructor named
         if self._scratch_dir():
             shutil.rmtree(self._scratch_dir(), ignore_errors=True)
 

@@ -292,12 +292,20 @@ def test_without_bubblewrap_grading_stops_with_the_install_line(monkeypatch, tmp
 
 
 def test_the_weaker_boundary_when_accepted(monkeypatch):
+    """Accepted explicitly, the weaker boundary runs the harness as a plain subprocess, and never as
+    root: as root it needs an unprivileged user who can read the Python installation, or it refuses."""
     monkeypatch.setattr(sandbox_module, "sandbox_mode", lambda: "none")
     monkeypatch.setenv("GRADING_WEAK_SANDBOX", "1")
+    if AS_ROOT and sandbox_module._weak_user() is None:
+        with pytest.raises(SandboxUnavailable, match="never runs a notebook as root"):
+            require_sandbox()
+        return
     assert require_sandbox() == "weak"
-    with Sandbox(["import numpy as np\ndef f(x):\n    return np.asarray(x) + 1\n"]) as sb:
+    cells = ["import os, numpy as np\ndef f(x):\n    return np.asarray(x) + 1\ndef uid():\n    return os.geteuid()\n"]
+    with Sandbox(cells) as sb:
         assert sb.mode == "weak"
         assert np.array_equal(sb.call("f", [1, 2]), [2, 3])
+        assert sb.call("uid") != 0
 
 
 def test_closing_kills_only_what_the_sandbox_started():
