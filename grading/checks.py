@@ -170,9 +170,12 @@ def low_bits_same_law(outputs_a: np.ndarray, outputs_b: np.ndarray, what: str) -
     cancels (``theta + noise`` much smaller than the noise), the result is exact and ends in zero bits
     whose number depends on ``theta``. So only the outputs in the top quarter of ``|output|`` of each
     input are compared, where ``|noise| <= 2 |output|`` and at most the lowest bit is forced; bit 0
-    is left out (a release could still carry one bit of the input there). Each of bits 1-24 must take
-    both values, and each group of four of them (bits 1-4, 5-8, ..., 21-24) must follow the same law
-    on both inputs (chi-square tests of homogeneity at :data:`ALPHA`)."""
+    is left out (a release could still carry one bit of the input there). Each of bits 1 up to 40 (fewer
+    where the noise is small against the value: only the bits the noise randomizes) must take both
+    values, and each group of four of them (bits 1-4, 5-8, ...) must follow the same law
+    on both inputs (chi-square tests of homogeneity at :data:`ALPHA`). Releases in float64 without
+    rounding pass; rounding, float32 or a grid (snapping) leave low bits constant and fail, so the
+    questions ask for value + noise in float64."""
     a = np.asarray(outputs_a, dtype=np.float64).ravel()
     b = np.asarray(outputs_b, dtype=np.float64).ravel()
     require(a.size >= 2000 and b.size >= 2000, f"{what}: too few outputs")
@@ -181,12 +184,20 @@ def low_bits_same_law(outputs_a: np.ndarray, outputs_b: np.ndarray, what: str) -
     b = b[np.abs(b) >= np.quantile(np.abs(b), 0.75)]
     bits_a = np.ascontiguousarray(a).view(np.uint64)
     bits_b = np.ascontiguousarray(b).view(np.uint64)
+    # the bits the noise randomizes: about log2(spread / ulp) of them; the higher ones follow the value
+    top = 40
+    for sample in (a, b):
+        spread = float(np.subtract(*np.quantile(sample, [0.75, 0.25])))
+        ulp = float(np.spacing(np.max(np.abs(sample))))
+        top = min(top, int(np.floor(np.log2(spread / ulp))) - 3 if spread > 0 and ulp > 0 else 0)
+    top -= (top - 1) % 4  # whole groups of four bits: 1-4, 5-8, ...
+    require(top >= 5, f"{what}: the outputs barely vary (is the noise random?)")
     for bits in (bits_a, bits_b):
-        ones = np.array([np.count_nonzero((bits >> np.uint64(k)) & np.uint64(1)) for k in range(1, 25)])
+        ones = np.array([np.count_nonzero((bits >> np.uint64(k)) & np.uint64(1)) for k in range(1, top)])
         require(np.all((ones > 0) & (ones < bits.size)),
                 f"{what}: some of the lowest digits of the outputs never change (is the noise random, and is the "
                 "output computed as value + noise?)")
-    for shift in range(1, 25, 4):
+    for shift in range(1, top, 4):
         byte_a = ((bits_a >> np.uint64(shift)) & np.uint64(0xF)).astype(int)
         byte_b = ((bits_b >> np.uint64(shift)) & np.uint64(0xF)).astype(int)
         table = np.stack([np.bincount(byte_a, minlength=16), np.bincount(byte_b, minlength=16)])
