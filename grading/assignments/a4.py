@@ -3,8 +3,9 @@
 No reference projection lives here: q4 is checked by the optimality conditions of the L1 problem
 (no single unit moved from one cell to another lowers the cost: for a separable convex cost over
 the histograms of n observations, that is global optimality) and by the properties of the tie rule.
-The risks of q5 and q6 are checked against the student's own functions run on the grader's
-mechanisms, so any exact minimiser is accepted there (the tie rule is graded once, in q4).
+The stored risks of q5 and q6 are checked against the grader's own simulation (its releases, its
+losses), which projects with the student's project_to_histograms after checking every result is an
+exact minimiser with the smallest-first rule, so any such minimiser is accepted there.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ..checks import (
     require,
     same_law,
 )
-from ..sandbox import Expr, Ref
+from ..sandbox import Expr
 
 NAME = "a4_rdp_histograms"
 
@@ -266,53 +267,67 @@ def q5_exact(sb, ctx):
 q5_random = randomness("estimate_risk", lambda g: (np.array([30, 10, 0]), _release(0.4), IDENTITY, 20, g))
 
 
+CLIP = Expr("lambda z, n: np.maximum(np.asarray(z, dtype=float), 0.0)")
+
+
 def q5_law(sb, ctx):
-    # a rescaled Laplace release, projected by the identity: the loss is a sum of k |Laplace(b)|,
-    # mean k b and standard deviation sqrt(k) b; b drawn per run
+    # a rescaled Laplace release (b drawn per run), projected by the grader's clipping at 0: the mean
+    # loss and its spread are computed here by a simulation of the grader's own, not by a formula
     g = ctx.rng()
     counts, reps = np.array([60, 40, 0, 0, 0, 0]), 2000
     b = float(g.uniform(0.02, 0.3))
     release = Expr(f"lambda counts, rng: counts / counts.sum() + rng.laplace(0.0, {b!r}, np.shape(counts))")
-    risk, se = _risk(sb.call("estimate_risk", counts=counts, release=release, project=IDENTITY, num_reps=reps,
+    risk, se = _risk(sb.call("estimate_risk", counts=counts, release=release, project=CLIP, num_reps=reps,
                              rng=g), "estimate_risk")
-    k = counts.size
-    true_se = np.sqrt(k) * b / np.sqrt(reps)
-    require(abs(risk - k * b) < 6 * true_se,
+    theta = counts / counts.sum()
+    losses = np.abs(np.maximum(theta + ctx.rng().laplace(0.0, b, (200_000, counts.size)), 0.0) - theta).sum(axis=1)
+    true_se = losses.std() / np.sqrt(reps)
+    require(abs(risk - losses.mean()) < 6 * true_se,
             "estimate_risk: the mean loss of another mechanism (a release with a different noise scale, projected "
-            "by the identity) is off (the simulation must call the release and the projection it is given)")
-    require(0.85 < se / true_se < 1.15, "estimate_risk: the standard error must be the standard deviation of the "
-                                        "num_reps losses divided by sqrt(num_reps)")
+            "by a projection of the grader's) is off (the simulation must call the release and the projection it "
+            "is given)")
+    require(se > 0 and 0.85 < se / true_se < 1.15,
+            "estimate_risk: the standard error must be the standard deviation of the num_reps losses divided by "
+            "sqrt(num_reps) (it is not 0 when the release is random)")
 
 
 PAPER = np.zeros(25, dtype=int)
 PAPER[[6, 17]] = 250
 
 
-def _measures_release(sb, ctx, what):
-    """The risks are checked through the student's estimate_risk: it must measure what it is given."""
-    fixed = Expr("lambda counts, rng: np.array([0.25, 0.75])")
-    risk, _ = _risk(sb.call("estimate_risk", np.array([3, 1]), fixed, IDENTITY, 5, ctx.rng()), "estimate_risk")
-    shifted = Expr("lambda counts, rng: counts / counts.sum() + rng.laplace(0.0, 0.5, np.shape(counts))")
-    noisy, _ = _risk(sb.call("estimate_risk", np.array([3, 1]), shifted, IDENTITY, 300, ctx.rng()), "estimate_risk")
-    require(np.isclose(risk, 1.0) and abs(noisy - 1.0) < 0.25,
-            f"{what}: cannot be checked, because your estimate_risk does not measure the release and projection it "
-            "is given (see question 5)")
+def _reference_risk(sb, ctx, counts, epsilon, sparse, reps, what):
+    """The grader's own simulation of the risk: it draws the releases, projects each with the student's
+    project_to_histograms (checked on every release: an exact L1 minimiser that takes a surplus from
+    the smallest cells first, as question 4 asks) and measures the losses itself."""
+    g = ctx.rng()
+    n, k = int(counts.sum()), counts.size
+    theta = counts / n
+    losses = np.empty(reps)
+    for rep in range(reps):
+        z = theta + g.laplace(0.0, 2.0 / (n * epsilon), k)
+        if sparse:
+            z = np.where(counts == 0, 0.0, z)
+        c = _counts(sb.call("project_to_histograms", z, n), n, k, f"{what}: project_to_histograms")
+        w = n * z
+        require(is_l1_minimiser(w, c) and (np.floor(np.maximum(w, 0.0)).sum() <= n or follows_smallest_first(w, c)),
+                f"{what} cannot be checked: project_to_histograms is not an exact L1 minimiser with the "
+                "smallest-first rule on the releases of these settings (see question 4)")
+        losses[rep] = np.abs(c / n - theta).sum()
+    return float(losses.mean()), float(losses.std(ddof=1))
 
 
-def _consistent(sb, ctx, stored, counts, release, student_reps, what):
-    reps = 400
-    risk, se = _risk(sb.call("estimate_risk", counts, release, Ref("project_to_histograms"), reps, ctx.rng()),
-                     "estimate_risk")
+def _consistent(sb, ctx, stored, counts, epsilon, sparse, student_reps, what):
+    reps = 100  # the grader's repetitions (one call of project_to_histograms each)
     require(0 < stored < 2, f"{what} must be a mean L1 distance between histograms (between 0 and 2)")
-    require(abs(stored - risk) <= 6 * se * np.sqrt(1 + reps / student_reps) + 1e-9,
-            f"{what} is not the risk measured at the question's settings with your estimate_risk and "
-            "project_to_histograms (check n, k, epsilon, gamma and the number of repetitions)")
+    risk, sd = _reference_risk(sb, ctx, counts, epsilon, sparse, reps, what)
+    require(abs(stored - risk) <= 6 * sd * np.sqrt(1 / reps + 1 / student_reps) + 1e-9,
+            f"{what} is not the risk at the question's settings (the grader measures it with its own simulation "
+            "and your project_to_histograms; check n, k, epsilon, gamma and the number of repetitions)")
 
 
 def q5_values(sb, ctx):
-    _measures_release(sb, ctx, "risk_dp and risk_rdp")
-    _consistent(sb, ctx, as_float(sb.value("risk_dp"), "risk_dp"), PAPER, _release(0.1), 100, "risk_dp")
-    _consistent(sb, ctx, as_float(sb.value("risk_rdp"), "risk_rdp"), PAPER, _release(0.1, True), 100, "risk_rdp")
+    _consistent(sb, ctx, as_float(sb.value("risk_dp"), "risk_dp"), PAPER, 0.1, False, 100, "risk_dp")
+    _consistent(sb, ctx, as_float(sb.value("risk_rdp"), "risk_rdp"), PAPER, 0.1, True, 100, "risk_rdp")
 
 
 # ---------------------------------------------------------------- q6
@@ -323,11 +338,10 @@ def _q6(name, sparse):
     def run(sb, ctx):
         risks = as_array(sb.value(name), name)
         require(risks.shape == (3,), f"{name} must hold one risk per value of k in ks = [5, 25, 100]")
-        _measures_release(sb, ctx, name)
         for k, stored in zip(KS, risks, strict=True):
             support = np.zeros(k, dtype=int)
             support[[0, 1]] = 500
-            _consistent(sb, ctx, float(stored), support, _release(0.5, sparse), 200, f"{name} at k = {k}")
+            _consistent(sb, ctx, float(stored), support, 0.5, sparse, 200, f"{name} at k = {k}")
 
     run.__name__ = f"q6_{name}"
     return run

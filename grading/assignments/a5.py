@@ -103,6 +103,14 @@ def q2_law(sb, ctx):
     reports, indices = _encode(sb, items, table, width, epsilon, g)
     require(np.all((indices >= 0) & (indices < m)), "cms_encode: hash indices lie in 0..m-1")
     chisquare_fits(np.bincount(indices, minlength=m), np.full(m, 1 / m), "cms_encode: the hash index is uniform")
+    # the released hash index must not depend on the item: chi-square test of independence on the
+    # (item, hash index) table of the 30,000 users
+    pairs = np.zeros((num_items, m))
+    np.add.at(pairs, (items, indices), 1)
+    pairs = pairs[pairs.sum(axis=1) > 0]
+    require(stats.chi2_contingency(pairs, correction=False).pvalue > 1e-6,
+            "cms_encode: the hash index depends on the user's item (it is released with the report, so it must be "
+            "drawn uniformly at random, independently of the item)")
     bucket = table[items, indices]
     own = reports[np.arange(users), bucket]
     binomial_fits(int(np.sum(own == 0)), users, float(q(epsilon)), "cms_encode: flips of the user's own bucket")
@@ -112,10 +120,12 @@ def q2_law(sb, ctx):
 
 
 def q2_privacy(sb, ctx):
-    table, trials = np.array([[0], [1]]), 40_000
-    a, _ = _encode(sb, np.zeros(trials, dtype=int), table, 2, 2.0, ctx.rng())
-    b, _ = _encode(sb, np.ones(trials, dtype=int), table, 2, 2.0, ctx.rng())
-    privacy_holds(a @ [1, 2], b @ [1, 2], 2.0, np.array([-0.5, 0.5, 1.5, 2.5, 3.5]), "cms_encode")
+    # the whole release (the two report bits and the hash index) on two items, with m = 2 hash functions
+    table, trials = np.array([[0, 1], [1, 0]]), 40_000
+    a, ja = _encode(sb, np.zeros(trials, dtype=int), table, 2, 2.0, ctx.rng())
+    b, jb = _encode(sb, np.ones(trials, dtype=int), table, 2, 2.0, ctx.rng())
+    privacy_holds(a @ [1, 2] + 4 * ja, b @ [1, 2] + 4 * jb, 2.0, np.arange(9) - 0.5,
+                  "cms_encode (the reports with their hash indices)")
 
 
 # ---------------------------------------------------------------- q3
@@ -231,6 +241,37 @@ def q6_other_client(sb, ctx):
             "(the simulation must run the client it is given, as encode(items, hash_table, width, epsilon, rng))")
 
 
+def _grader_errors(counts, epsilon, m, w, reps, g):
+    """The grader's own simulation of the sketch's errors with an honest client."""
+    counts = np.asarray(counts)
+    k, items, qq = counts.size, np.repeat(np.arange(counts.size), counts), float(q(epsilon))
+    errors = np.empty((reps, k))
+    for rep in range(reps):
+        table = g.integers(0, w, size=(k, m))
+        j = g.integers(0, m, size=items.size)
+        one_hot = (np.arange(w)[None, :] == table[items, j][:, None]).astype(int)
+        reports = one_hot ^ (g.random(one_hot.shape) < qq)
+        errors[rep] = estimate(sketch(reports, j, m, epsilon), table, np.arange(k), items.size) - counts
+    return errors
+
+
+def q6_law(sb, ctx):
+    # few users: the error takes few values (it is not normal); the simulated errors of each item must
+    # follow the law of the grader's own simulation (two-sample Kolmogorov-Smirnov test)
+    g = ctx.rng()
+    counts, epsilon, m, w, reps = np.array([5, 2, 1]), float(g.uniform(1.5, 3.0)), 2, 3, 3000
+    errors = _errors(sb, (counts, epsilon, m, w, reps, ctx.rng(), HONEST), "simulate_sketch_errors")
+    mine = _grader_errors(counts, epsilon, m, w, reps, ctx.rng())
+    # rounded to 1e-6: the same error computed in another order differs in its last digits, which would
+    # split an atom of the discrete law in two
+    errors, mine = np.round(errors, 6), np.round(mine, 6)
+    for item in range(counts.size):
+        same_law(errors[:, item], mine[:, item],
+                 "simulate_sketch_errors: with an honest client and 8 users, the errors do not follow the law of the "
+                 "sketch's errors (simulate the sketch itself: few users make the error take few values, far from "
+                 "a normal law)")
+
+
 # ---------------------------------------------------------------- q7
 def cp(hits, trials, confidence):
     alpha = 1 - confidence
@@ -284,6 +325,50 @@ def q8_audits(sb, ctx):
     require(leaky > 4.0, "audit_client must refute a client that flips far less than it should")
 
 
+def seeded_client(flip: float, seeds: tuple[int, int]) -> Expr:
+    """A client at flip rate ``flip`` (for m = 1) whose coins come from two generators of its own, one for
+    the users holding item 0 and one for those holding item 1, seeded by the grader: the grader replays
+    them and knows the counts of the revealing report, however the audit calls the client."""
+    return Expr(
+        "(lambda gens: lambda items, hash_table, width, epsilon, rng: (lambda items: (lambda one_hot, u: ("
+        "(u < " + repr(flip) + ").astype(int) ^ one_hot, np.zeros(items.size, dtype=int)))("
+        "(np.arange(width)[None, :] == np.asarray(hash_table)[items, 0][:, None]).astype(int),"
+        "np.concatenate([gens[int(d)].random((int(np.sum(items == d)), width)) for d in (0, 1)])"
+        "[np.argsort(np.argsort(items, kind='stable'), kind='stable')]))(np.asarray(items)))"
+        "((np.random.default_rng(" + repr(seeds[0]) + "), np.random.default_rng(" + repr(seeds[1]) + ")))")
+
+
+def q8_method(sb, ctx):
+    """The audit the question fixes: the grader replays the coins of its client and computes the
+    Clopper-Pearson-based bound of the counts the audit observed; the audit's answer must equal it."""
+    g = ctx.rng()
+    epsilon = float(g.uniform(1.0, 3.0))
+    flip = float(q(epsilon))
+    trials, confidence = int(g.integers(2_000, 6_000)), float(g.choice([0.9, 0.95, 0.99]))
+    seeds = (int(g.integers(2**62)), int(g.integers(2**62)))
+    got = as_float(sb.call("audit_client", seeded_client(flip, seeds), epsilon, trials, confidence, ctx.rng()),
+                   "audit_client")
+    revealing = np.array([1, 0, 0, 0])
+    hits = []
+    for item, seed in zip((0, 1), seeds, strict=True):
+        one_hot = np.zeros(4, dtype=int)
+        one_hot[item] = 1
+        reports = (np.random.default_rng(seed).random((trials, 4)) < flip).astype(int) ^ one_hot
+        hits.append(int(np.all(reports == revealing, axis=1).sum()))
+    close(got, lower_bound(hits[0], hits[1], trials, confidence),
+          "audit_client: not the question's audit (the bound of epsilon_lower_bound for the counts of the report "
+          "(1, 0, 0, 0) in `trials` users holding item 0 and `trials` holding item 1)", rtol=1e-6, atol=1e-9)
+    # sound at its stated confidence: over 60 audits at 80 %, the bound exceeds the true epsilon in at
+    # most 20 % of them (binomial tail test)
+    above = 0
+    for _ in range(60):
+        bound = as_float(sb.call("audit_client", HONEST, epsilon, 1_500, 0.8, rng=ctx.rng()), "audit_client")
+        above += bound > epsilon + 1e-9
+    require(stats.binom.sf(above - 1, 60, 0.2) > 1e-6,
+            "audit_client: the bound exceeds the true epsilon of an honest client far more often than its confidence "
+            "allows")
+
+
 q8_random = randomness("audit_client", lambda g: (HONEST, 1.0, 300, 0.95, g))
 
 
@@ -303,15 +388,19 @@ QUESTIONS = [
     Question("q5", ["cms_mse"], [
         Check("predicted MSE", 2.0, q5_values)]),
     Question("q6", ["simulate_sketch_errors"], [
+        Check("with an honest client and few users: the law of the errors, not only their mean and spread (the "
+              "simulation builds the sketch)", 0.5, q6_law, statistical=True, gate=True),
         Check("with the grader's biased client: the errors it causes (the simulation runs the client it is "
               "given)", 1.25, q6_other_client, statistical=True, gate=True),
         Check("simulation draws from rng", 0.5, q6_random, gate=True),
-        Check("with an honest client: unbiased errors with the sketch's spread", 1.25, q6_honest, statistical=True)]),
+        Check("with an honest client: unbiased errors with the sketch's spread", 0.75, q6_honest, statistical=True)]),
     Question("q7", ["clopper_pearson", "epsilon_lower_bound"], [
         Check("interval at the public example", 0.25, q7_public, public=True),
         Check("intervals and bounds on other counts", 1.75, q7_values)]),
     Question("q8", ["audit_client"], [
+        Check("the question's audit: the bound equals the Clopper-Pearson-based bound of the counts observed on "
+              "the grader's client, and it is sound at its confidence", 1.0, q8_method, statistical=True, gate=True),
         Check("the audit draws from rng", 0.75, q8_random, gate=True),
-        Check("audits of an honest and a leaky client", 2.25, q8_audits, statistical=True)]),
+        Check("audits of an honest and a leaky client", 1.25, q8_audits, statistical=True)]),
     Question("q9", [], [], manual_points=10.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]
