@@ -71,7 +71,7 @@ class _Skipped:
         return True
 
 
-class _Notebook:
+class Notebook:
     """``otter.Notebook`` while grading: every method accepts anything and does nothing."""
 
     def __init__(self, *args, **kwargs):
@@ -83,7 +83,7 @@ class _Notebook:
 
 def _otter_stand_in() -> types.ModuleType:
     module = types.ModuleType("otter")
-    module.Notebook = _Notebook
+    module.Notebook = Notebook
     module.__version__ = "7.0.0"
     return module
 

@@ -58,9 +58,15 @@ class Context:
     _count: list[int] = field(default_factory=lambda: [0])
 
     def rng(self) -> np.random.Generator:
-        """A fresh generator (different for every call within one grading run)."""
+        """A fresh generator (different for every call within one grading run), reproducible from the
+        run's seed. Its seed is a 128-bit number derived by hashing, as ``np.random.default_rng()``
+        draws one: the generator does not carry the grading seed, nor look different from a student's
+        own unseeded generator."""
+        import hashlib
+
         self._count[0] += 1
-        return np.random.default_rng([self.seed, self._count[0]])
+        digest = hashlib.sha256(f"{self.seed}:{self._count[0]}".encode()).digest()
+        return np.random.default_rng(int.from_bytes(digest[:16], "big"))
 
 
 def require(condition: Any, message: str) -> None:

@@ -33,6 +33,15 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
     built on the grading side anyway."""
     budget = [MAX_ITEMS] if _budget is None else _budget
     kind = type(value)
+    if kind not in (dict, list, tuple) and isinstance(value, (dict, list, tuple)):
+        # Counter, defaultdict, OrderedDict, namedtuple ...: their items, as the plain container; the
+        # items themselves are still encoded by exact type, so no method of the subclass is trusted
+        try:
+            value = dict(dict.items(value)) if isinstance(value, dict) else (
+                list(list.__iter__(value)) if isinstance(value, list) else tuple(tuple.__iter__(value)))
+        except Exception:  # noqa: BLE001
+            raise EncodingError(f"an object of type {kind.__name__}") from None
+        kind = type(value)
     if value is None or kind is bool:
         return value
     if kind is int:

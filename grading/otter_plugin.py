@@ -50,6 +50,8 @@ class IsolatedGrading(AbstractOtterPlugin):
             os.environ["GRADING_WEAK_SANDBOX"] = "1"
             if os.geteuid() == 0 and os.path.isdir("/autograder"):  # Gradescope: conda lives under /root
                 make_python_readable()  # so that the notebook runs as nobody, never as root
+                os.environ.setdefault("GRADING_SANDBOX_USER", "nobody")  # nothing else runs as nobody there:
+                # its processes are swept after every run
         result = grade_submission(self.submission_path, config["assignment"])
         result.notes.append("Boundary: " + ("bubblewrap sandbox" if mode == "bwrap" else
                                             "the autograder's container (bubblewrap not available)"))

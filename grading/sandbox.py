@@ -335,10 +335,10 @@ class Cgroup:
                     pass
             (tasks / "pids.max").write_text(str(pids))
             return group
-        except OSError:
+        except Exception:  # noqa: BLE001 - read-only cgroupfs (Docker's default), no delegation: no group
             try:
                 group.remove()
-            except (OSError, UnboundLocalError):
+            except Exception:  # noqa: BLE001
                 pass
             return None
 
@@ -347,9 +347,11 @@ class Cgroup:
             (path / "cgroup.procs").write_text(str(pid))
 
     def members(self) -> list[int]:
+        if not self.paths:
+            return []
         try:
             return [int(x) for x in (self.paths[-1] / "cgroup.procs").read_text().split()]
-        except OSError:
+        except (OSError, ValueError):
             return []
 
     def kill(self) -> None:

@@ -390,3 +390,34 @@ def test_control_groups_bound_the_whole_sandbox():
         assert peak <= limit, (peak, limit)
         sb.end_question()
     assert sb.cgroup is None
+
+
+def test_without_writable_control_groups_the_sandbox_still_grades(monkeypatch, tmp_path):
+    """A read-only cgroup file system (Docker's default) means no control group, not a failed run."""
+    readonly = tmp_path / "cgroup"
+    (readonly / "cpu").mkdir(parents=True)
+    readonly.chmod(0o555)
+    (readonly / "cpu").chmod(0o555)
+    monkeypatch.setattr(sandbox_module, "CGROUP_ROOT", readonly)
+    if AS_ROOT:  # root ignores permission bits: make the controller folder a file instead
+        (readonly / "cpu").chmod(0o755)
+        (readonly / "cpu").rmdir()
+        readonly.chmod(0o755)
+        (readonly / "cpu").write_text("not a folder")
+    assert sandbox_module.Cgroup.create("x", cpus=1.0, memory_bytes=2**30, pids=64) is None
+    with Sandbox(["def f(x):\n    return x + 1\n"]) as sb:
+        assert sb.cgroup is None and sb.call("f", 1) == 2
+
+
+def test_answers_in_dict_and_tuple_subclasses_cross_as_plain_data():
+    """Counter, defaultdict and namedtuple answers are honest answers (the attacker review found
+    them refused)."""
+    cells = ["import collections\n"
+             "def counts(items):\n    return collections.Counter(items)\n"
+             "def table():\n    d = collections.defaultdict(float)\n    d['a'] += 1.5\n    return d\n"
+             "Pair = collections.namedtuple('Pair', 'rate error')\n"
+             "def pair():\n    return Pair(0.25, 0.01)\n"]
+    with Sandbox(cells) as sb:
+        assert sb.call("counts", ["x", "y", "x"]) == {"x": 2, "y": 1}
+        assert sb.call("table") == {"a": 1.5}
+        assert sb.call("pair") == (0.25, 0.01)
