@@ -227,13 +227,13 @@ def q3_law(sb, ctx):
     for label, u, sensitivity, epsilon in _families(sb, g):
         k = u.size
         p = em_probabilities(u, sensitivity, epsilon)
-        many = _indices(sb.call(name, u, sensitivity, epsilon, _fresh(g), size=20_000), k, name, 20_000)
-        what = f"{name}: 20,000 draws (size=20000) on {label}"
+        many = _indices(sb.call(name, u, sensitivity, epsilon, _fresh(g), size=10_000), k, name, 10_000)
+        what = f"{name}: 10,000 draws (size=10000) on {label}"
         chisquare_fits(np.bincount(many, minlength=k), p, what)
         _not_too_regular_counts(np.bincount(many, minlength=k), p, what)
         single = [int(_indices(sb.call(name, u.tolist(), sensitivity, epsilon, rng=_fresh(g)), k, name)[0])
-                  for _ in range(200)]
-        _separate_calls_fit(single, p, f"{name}: 200 separate calls (size omitted, rng by keyword) on {label}")
+                  for _ in range(100)]
+        _separate_calls_fit(single, p, f"{name}: 100 separate calls (size omitted, rng by keyword) on {label}")
 
 
 def q3_extremes(sb, ctx):
@@ -272,11 +272,11 @@ def q3_independent(sb, ctx):
                          (np.array([3.0, 2.0, 2.0, 0.0]), 1.0, 1.0)):  # whole utilities too
         p_best = em_probabilities(u, sens, eps)[0]
         wins = []
-        for _ in range(150):
+        for _ in range(100):
             draws, after = sb.call(name, u, sens, eps, _fresh(g), size=60, return_args=True)
             wins.append(int(np.sum(_indices(draws, 4, name, 60) == 0)))
         require(np.array_equal(as_array(after[0], name), u), f"{name} must not modify the utilities it is given")
-        _wins_dispersion(wins, 60, p_best, f"{name}: the best candidate's wins in 150 calls of 60 draws")
+        _wins_dispersion(wins, 60, p_best, f"{name}: the best candidate's wins in 100 calls of 60 draws")
 
 
 def _neighbour_pairs(g: np.random.Generator, k: int, sensitivity: float):
@@ -298,8 +298,8 @@ def q3_privacy(sb, ctx):
     name = "exponential_mechanism"
     k, sensitivity, epsilon = 50, float(10 ** g.uniform(-1, 1)), float(g.uniform(0.5, 1.5))
     for a, b, sens, label in _neighbour_pairs(g, k, sensitivity):
-        draws_a = _indices(sb.call(name, a, sens, epsilon, _fresh(g), size=40_000), k, name, 40_000)
-        draws_b = _indices(sb.call(name, b, sens, epsilon, _fresh(g), size=40_000), k, name, 40_000)
+        draws_a = _indices(sb.call(name, a, sens, epsilon, _fresh(g), size=25_000), k, name, 25_000)
+        draws_b = _indices(sb.call(name, b, sens, epsilon, _fresh(g), size=25_000), k, name, 25_000)
         privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
                       f"{name}: {label} (each moved by at most the sensitivity)")
 
@@ -328,13 +328,13 @@ def q4_gumbel(sb, ctx):
     for label, u, sensitivity, epsilon in _families(sb, g):
         k = u.size
         p = em_probabilities(u, sensitivity, epsilon)
-        many = _indices(sb.call(name, u, sensitivity, epsilon, "gumbel", _fresh(g), size=20_000), k, name, 20_000)
-        what = f"{name} with Gumbel noise: 20,000 draws on {label} must follow the law of the exponential mechanism"
+        many = _indices(sb.call(name, u, sensitivity, epsilon, "gumbel", _fresh(g), size=10_000), k, name, 10_000)
+        what = f"{name} with Gumbel noise: 10,000 draws on {label} must follow the law of the exponential mechanism"
         chisquare_fits(np.bincount(many, minlength=k), p, what)
         _not_too_regular_counts(np.bincount(many, minlength=k), p, what)
         single = [int(_indices(sb.call(name, u, sensitivity, epsilon, "gumbel", rng=_fresh(g)), k, name)[0])
-                  for _ in range(150)]
-        _separate_calls_fit(single, p, f"{name} with Gumbel noise: 150 separate calls on {label} must follow the "
+                  for _ in range(80)]
+        _separate_calls_fit(single, p, f"{name} with Gumbel noise: 80 separate calls on {label} must follow the "
                                        "law of the exponential mechanism")
 
 
@@ -351,12 +351,12 @@ def q4_laplace(sb, ctx):
                      float(g.uniform(0.3, 1.0))))
     for label, u, sens, eps in families:
         p = laplace_max_probabilities(u, 2 * sens / eps)
-        many = _indices(sb.call(name, u, sens, eps, "laplace", _fresh(g), size=30_000), u.size, name, 30_000)
+        many = _indices(sb.call(name, u, sens, eps, "laplace", _fresh(g), size=20_000), u.size, name, 20_000)
         chisquare_fits(np.bincount(many, minlength=u.size), p,
                        f"{name} with Laplace noise on {label}: the winners do not follow the law of Laplace noise of "
                        "the scale that makes report-noisy-max epsilon-DP for every utility of that sensitivity")
         _not_too_regular_counts(np.bincount(many, minlength=u.size), p,
-                                f"{name} with Laplace noise: 30,000 draws on {label}")
+                                f"{name} with Laplace noise: 20,000 draws on {label}")
 
 
 def q4_privacy(sb, ctx):
@@ -370,17 +370,17 @@ def q4_privacy(sb, ctx):
     for a, b, sens, label in pairs:
         k = a.size
         for noise in ("laplace", "gumbel"):
-            draws_a = _indices(sb.call(name, a, sens, epsilon, noise, _fresh(g), size=30_000), k, name, 30_000)
-            draws_b = _indices(sb.call(name, b, sens, epsilon, noise, _fresh(g), size=30_000), k, name, 30_000)
+            draws_a = _indices(sb.call(name, a, sens, epsilon, noise, _fresh(g), size=12_000), k, name, 12_000)
+            draws_b = _indices(sb.call(name, b, sens, epsilon, noise, _fresh(g), size=12_000), k, name, 12_000)
             privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
                           f"{name} with {noise.capitalize()} noise: {label}")
     for u, sens, eps in ((np.array([0.0, -0.3, -1.0, -2.0]) * 2 * sensitivity / epsilon, sensitivity, epsilon),
                          (np.array([3.0, 2.0, 2.0, 0.0]), 1.0, 1.0)):
         p_best = em_probabilities(u, sens, eps)[0]
         wins = [int(np.sum(_indices(sb.call(name, u, sens, eps, "gumbel", _fresh(g), size=60), 4, name, 60) == 0))
-                for _ in range(150)]
+                for _ in range(100)]
         _wins_dispersion(wins, 60, p_best,
-                         f"{name} with Gumbel noise: the best candidate's wins in 150 calls of 60 draws")
+                         f"{name} with Gumbel noise: the best candidate's wins in 100 calls of 60 draws")
 
 
 def q4_bad_input(sb, ctx):
