@@ -168,6 +168,29 @@ def counts_vary_binomially(counts: np.ndarray, trials: int, p: float, what: str)
             f"{what}: the number of flipped answers must vary from call to call as independent flips do")
 
 
+def coupled_additive(out_a: np.ndarray, out_b: np.ndarray, shift: np.ndarray, what: str) -> None:
+    """Releases of an additive mechanism (value + noise) on two neighbouring inputs, computed from the
+    SAME generator state, differ by the difference of the values, entry by entry: the noise is the same
+    draw. With values that are multiples of 2**-10 (the callers choose them so), two outputs in the same
+    binade differ by EXACTLY that difference (Sterbenz: the sums round alike and the subtraction is
+    exact), so any information about the input carried in the release's digits (a parity in bit 0, a
+    value in low bits, a sign of zero) breaks the equality; outputs in different binades must agree to
+    a few units in the last place. Honest noise drawn in the same order whatever the values passes."""
+    a = np.asarray(out_a, dtype=np.float64).ravel()
+    b = np.asarray(out_b, dtype=np.float64).ravel()
+    d = np.broadcast_to(np.asarray(shift, dtype=np.float64), a.shape).ravel()
+    require(a.shape == b.shape, f"{what}: the releases on the two inputs have different shapes")
+    require(np.all(np.isfinite(a)) and np.all(np.isfinite(b)), f"{what}: the output has NaN or infinite values")
+    message = (f"{what}: with the same generator state, releases on neighbouring inputs must differ only by the "
+               "difference of the values (release value + noise in float64, drawing the noise in the same order "
+               "whatever the values, with no rounding)")
+    same = (np.frexp(a)[1] == np.frexp(b)[1]) & (np.sign(a) == np.sign(b)) & (a != 0)
+    require(np.array_equal((a - b)[same], d[same]), message)
+    tolerance = 16 * np.spacing(np.maximum(np.maximum(np.abs(a), np.abs(b)), np.abs(d)) + 1e-300)
+    require(np.all(np.abs((a - b) - d) <= tolerance) and np.array_equal(np.signbit(a[d == 0]), np.signbit(b[d == 0])),
+            message)
+
+
 def low_bits_same_law(outputs_a: np.ndarray, outputs_b: np.ndarray, what: str) -> None:
     """The low-order bits of float outputs on two neighbouring inputs follow the same law, and are not
     constant. A release whose mantissa hides the input (noise with its low bits replaced) fails.

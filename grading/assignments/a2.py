@@ -15,6 +15,7 @@ from ..checks import (
     as_array,
     as_float,
     close,
+    coupled_additive,
     ks_fits,
     laplace_cdf,
     laplace_centre_fits,
@@ -58,6 +59,18 @@ def q2_behaviour(sb, ctx):
     a = as_array(sb.call("laplace_mechanism", np.full(20_000, 10.0), 1.0, 1.0, g), "laplace_mechanism")
     b = as_array(sb.call("laplace_mechanism", np.full(20_000, 11.0), 1.0, 1.0, g), "laplace_mechanism")
     low_bits_same_law(a, b, "laplace_mechanism on the neighbouring values 10 and 11")
+    # the same generator state on neighbouring inputs (values of every size, one entry moved by at most
+    # the sensitivity): the releases differ by exactly that move, and no value is released exactly
+    size = 5_000
+    values = np.round(10 ** g.uniform(-3, 12, size) * g.choice([-1.0, 1.0], size) * 1024) / 1024  # dyadic
+    moved = values.copy()
+    moved[: size // 2] += np.round(g.uniform(-1, 1, size // 2) * 1024) / 1024
+    seed = int(g.integers(2**62))
+    x = as_array(sb.call("laplace_mechanism", values, 1.0, 1.0, np.random.default_rng(seed)), "laplace_mechanism")
+    y = as_array(sb.call("laplace_mechanism", moved, 1.0, 1.0, rng=np.random.default_rng(seed)), "laplace_mechanism")
+    require(x.shape == values.shape and np.all(x != values),
+            "laplace_mechanism must add noise to every value, small or large (try values of 1e-3 and 1e12)")
+    coupled_additive(x, y, values - moved, "laplace_mechanism")
 
 
 def q2_scale(sb, ctx):

@@ -17,6 +17,7 @@ from ..checks import (
     as_float,
     binomial_fits,
     close,
+    coupled_additive,
     ks_fits,
     laplace_cdf,
     low_bits_same_law,
@@ -150,6 +151,27 @@ def q5_behaviour(sb, ctx):
     not_too_regular(noise30, laplace_cdf(1 / epsilon), "thresholded_histogram")
     low_bits_same_law(np.array([float(v) for v in out30.values()]), np.array([float(v) for v in out31.values()]),
                       "thresholded_histogram on counts of 30 and of 31")
+    # the same generator state on neighbouring datasets (one person moved between two categories, counts
+    # of every size): the noisy counts differ by exactly the moved count, and no count is released exact
+    sizes = np.unique(np.round(10 ** g.uniform(0.5, 5, 60)).astype(int))
+    names = [f"c{i:03d}" for i in range(sizes.size)]
+    items = [name for name, count in zip(names, sizes, strict=True) for _ in range(int(count))]
+    moved = list(items)
+    shift = np.zeros(len(names))
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    for i in range(0, len(names) - 1, 2):  # the last record of every other category moves to the next one
+        moved[int(starts[i] + sizes[i] - 1)] = names[i + 1]
+        shift[i], shift[i + 1] = 1.0, -1.0
+    seed = int(g.integers(2**62))
+    x = sb.call("thresholded_histogram", items, epsilon, -1e9, np.random.default_rng(seed))
+    y = sb.call("thresholded_histogram", moved, epsilon, -1e9, rng=np.random.default_rng(seed))
+    require(isinstance(x, dict) and isinstance(y, dict) and set(x) == set(names) == set(y),
+            "thresholded_histogram must release every category that occurs when the threshold is very low")
+    true_x = dict(zip(names, sizes.astype(float), strict=True))
+    require(all(float(x[name]) != true_x[name] for name in names),
+            "thresholded_histogram must add noise to every count, small or large (try a count of 100,000)")
+    coupled_additive(np.array([float(x[n]) for n in names]), np.array([float(y[n]) for n in names]), shift,
+                     "thresholded_histogram")
 
 
 def q5_random(sb, ctx):
