@@ -63,10 +63,26 @@ def _bits(value, what="randomized_response"):
     return out.astype(float)
 
 
+def _canonical_reports(raw, what):
+    """Reports carry nothing but their 0/1 value: one type for every entry (a list mixing ints and
+    floats can tell which bits were 1), and no negative zero (-0.0 can mark a flipped bit)."""
+    if isinstance(raw, (list, tuple)):
+        flat = list(np.asarray(raw, dtype=object).ravel())
+        require(len({type(v) for v in flat}) <= 1,
+                f"{what}: every report must have the same type (return an integer or boolean NumPy array)")
+    values = as_array(raw, what, dtype=None)
+    if values.dtype.kind == "f":
+        require(not np.any(np.signbit(values[values == 0])),
+                f"{what}: reports must be 0 or 1 (a negative zero is not a report)")
+
+
 def q2_counts(sb, ctx):
     # each call on n zeros releases a count of ones that must be Binomial(n, q) across calls: flipping
     # exactly round(q n) random positions releases the true count and fails here
     g = ctx.rng()
+    for bits in (np.zeros(400, dtype=int), np.ones(400, dtype=int), (g.random(400) < 0.5).astype(int)):
+        _canonical_reports(sb.call("randomized_response", bits, float(g.uniform(0.3, 3.0)), ctx.rng()),
+                           "randomized_response")
     epsilon = float(g.uniform(0.5, 1.5))
     q_own = as_float(sb.call("flip_probability", epsilon), "flip_probability")
     require(0.0 < q_own < 1.0, "flip_probability must lie between 0 and 1")
