@@ -259,7 +259,7 @@ def q6_law(sb, ctx):
     # few users: the error takes few values (it is not normal); the simulated errors of each item must
     # follow the law of the grader's own simulation (two-sample Kolmogorov-Smirnov test)
     g = ctx.rng()
-    counts, epsilon, m, w, reps = np.array([5, 2, 1]), float(g.uniform(1.5, 3.0)), 2, 3, 3000
+    counts, epsilon, m, w, reps = np.array([5, 2, 1]), float(g.uniform(1.5, 3.0)), 2, 3, 1500
     errors = _errors(sb, (counts, epsilon, m, w, reps, ctx.rng(), HONEST), "simulate_sketch_errors")
     mine = _grader_errors(counts, epsilon, m, w, reps, ctx.rng())
     # rounded to 1e-6: the same error computed in another order differs in its last digits, which would
