@@ -57,7 +57,7 @@ test: $(STAMP)
 	$(MAKE) test-slides
 
 test-lib: $(STAMP)
-	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/standalone --ignore=tests/pdf --ignore-glob="tests/test_assignments*" --ignore-glob="tests/test_grading_*" rdplib --doctest-modules -p no:cacheprovider
+	$(PY) -m pytest -q tests --ignore=tests/browser --ignore=tests/standalone --ignore=tests/pdf --ignore-glob="tests/test_assignments*" --ignore-glob="tests/test_grading_*" --ignore=tests/grading_cases rdplib --doctest-modules -p no:cacheprovider
 
 test-notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval $(NB_FILES) --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider --timeout 300

@@ -39,3 +39,8 @@ def _check_rng_contract(call: Callable[[Any], Any]) -> None:
 def check_rng_contract() -> Callable[[Callable[[Any], Any]], None]:
     """Fixture: assert that a one-argument ``call(rng)`` handles every rng form correctly."""
     return _check_rng_contract
+
+
+# Whole student submissions (cells separated by "# %%") graded by tests/test_grading_tables.py: they
+# are data, not test modules (--doctest-modules would import them).
+collect_ignore_glob = ["grading_cases/*"]
