@@ -68,7 +68,12 @@ def q2_behaviour(sb, ctx):
     seed = int(g.integers(2**62))
     x = as_array(sb.call("laplace_mechanism", values, 1.0, 1.0, np.random.default_rng(seed)), "laplace_mechanism")
     y = as_array(sb.call("laplace_mechanism", moved, 1.0, 1.0, rng=np.random.default_rng(seed)), "laplace_mechanism")
-    require(x.shape == values.shape and np.all(x != values),
+    require(x.shape == values.shape, "laplace_mechanism must keep the shape of value")
+    # noise can round away only where the spacing of floats is coarse: exact releases of values below
+    # 1e6 (probability about 1e-10 each) or many of the large ones mean the value went out unnoised
+    large = np.abs(values) >= 1e6
+    expected = float(np.sum(np.spacing(np.abs(values[large])))) / 2  # Laplace(1): density 1/2 at 0
+    require(np.all(x[~large] != values[~large]) and np.sum(x[large] == values[large]) <= 5 + 20 * expected,
             "laplace_mechanism must add noise to every value, small or large (try values of 1e-3 and 1e12)")
     coupled_additive(x, y, values - moved, "laplace_mechanism")
 
