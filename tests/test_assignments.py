@@ -4,8 +4,8 @@ the autograder zip.
 
 Every master notebook in ``book/assignments/masters/`` is assigned once per session (into a
 temporary folder, without otter's own solution run) and its solution is graded once with
-``otter.api.grade_submission`` (the kernel-side tests must pass on it). The points themselves come
-from the grading layer (``grading/``), attacked in ``tests/test_assignments_grading.py``;
+``otter.api.grade_submission`` through the plugin. The points themselves come
+from the grading layer (``grading/``), attacked in ``tests/test_grading_tables.py``;
 ``test_otter_run_takes_points_from_the_grading_layer`` checks that the autograder zip uses it.
 """
 
