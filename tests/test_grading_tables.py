@@ -506,3 +506,15 @@ def test_names_cannot_forge_progress_lines(tmp_path):
 
 if os.environ.get("GRADING_TABLES_LIST"):  # print the table (for the closing note)
     print("\n".join(f"{n} {r}" for n, r in TABLE))
+
+
+def test_false_failure_measurement_is_committed_for_every_assignment():
+    """grading/false_failures.json: every statistical check of every assignment, run on the master's
+    solution with 300 fresh seeds (python -m grading.false_failures --runs 300), failed 0 times."""
+    data = json.loads((ROOT / "grading" / "false_failures.json").read_text(encoding="utf-8"))
+    assert data["runs_per_assignment"] >= 300 and data["total_failures"] == 0
+    for name in grader.ASSIGNMENTS:
+        measured = data["assignments"][name]
+        assert measured["runs"] >= 300 and measured["failures"] == {}, name
+        statistical = {f"{q.name}: {c.title}" for q in grader.questions(name) for c in q.checks if c.statistical}
+        assert statistical <= set(measured["checks"]), f"{name}: not measured: {statistical - set(measured['checks'])}"
