@@ -303,23 +303,15 @@ WRONG_ANSWERS = [
         "the probability that a category with true count 1 gets a noisy count of at least T",
         ["1 / 162", "0.00617", "e^(-", "np.isclose"], id="delta-forgets-count-1"),
     pytest.param(
-        "a4_rdp_histograms", "q1",
-        "def histogram_noise_scale(n, epsilon):\n    return 1 / (n * epsilon)\n"
-        "def dp_histogram(counts, epsilon, rng):\n"
-        "    counts = np.asarray(counts)\n"
-        "    return counts / counts.sum() + rng.laplace(0, histogram_noise_scale(counts.sum(), epsilon), counts.shape)\n",
-        "histogram_noise_scale must be the Laplace scale", ["0.04", "2/n", "2/(n epsilon)"],
-        id="histogram-half-scale"),
-    pytest.param(
         "a4_rdp_histograms", "q4",
         "def project_to_histograms(z, n):\n    w = n * np.asarray(z, dtype=float)\n    c = np.zeros_like(w)\n"
         "    for _ in range(n):\n        c[np.argmax(w - c)] += 1\n    return c / n\n",
-        "the surplus must be removed from the smallest cells first", ["0.52, 0.48", "0.48"],
+        "the surplus must be taken from the smallest cells first", ["0.52, 0.48", "0.48"],
         id="projection-largest-first"),
     pytest.param(
         "a5_local_dp_auditing", "q1",
         "def cms_flip_probability(epsilon):\n    return 1 / (np.exp(epsilon) + 1)\n",
-        "cms_flip_probability must give the flip probability of the question's client", ["0.25", "1/(3 + 1)"],
+        "cms_flip_probability must give the smallest flip probability for which one report is epsilon-DP", ["0.25", "1/(3 + 1)"],
         id="cms-full-epsilon"),
     pytest.param(
         "a5_local_dp_auditing", "q3",
@@ -329,7 +321,7 @@ WRONG_ANSWERS = [
         "    sketch = np.zeros((num_hashes, np.shape(reports)[1]))\n"
         "    np.add.at(sketch, hash_indices, (np.asarray(reports) - q) / (1 - 2 * q))\n"
         "    return sketch\n",
-        "cms_aggregate must return the (m, width) sketch the question describes", ["6.0", "-2.0", "1.5"],
+        "cms_aggregate must return the (m, width) sketch of the question's example", ["6.0", "-2.0", "1.5"],
         id="cms-server-forgets-m"),
     pytest.param(
         "a5_local_dp_auditing", "q4",

@@ -497,7 +497,7 @@ def test_symlinked_submission_is_refused_even_alone(tmp_path):
 def test_names_cannot_forge_progress_lines(tmp_path):
     name = NAMES[0]
     folder = tmp_path / "class"
-    write_notebook(blank_cells(name), folder / "eve\n[ 1/1] mallory: 99/99 in 1 s" / f"{name}.ipynb")
+    write_notebook(blank_cells(name), folder / "eve\n[  1-1] mallory: 99 of 99 in 1 s" / f"{name}.ipynb")
     done = subprocess.run([sys.executable, "-m", "grading", name, str(folder), "--out", str(tmp_path / "out")],
                           cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
