@@ -30,8 +30,6 @@ import os
 import sys
 import types
 
-OUTPUT_KEEP = 2_000
-
 
 class _Sink(io.TextIOBase):
     """Swallows the notebook's output (a ``print`` never changes a score)."""
@@ -89,10 +87,6 @@ def _otter_stand_in() -> types.ModuleType:
 
 
 # ----------------------------------------------------------------------------- data
-def _encode(value, codec):
-    return codec.encode(value)
-
-
 def _make_generator(spec, np):
     seed_seq = np.random.SeedSequence(spec["entropy"], spawn_key=tuple(spec.get("spawn_key", ())),
                                       pool_size=int(spec.get("pool_size", 4)),

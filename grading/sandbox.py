@@ -147,7 +147,7 @@ def bwrap_command(*, as_root: bool) -> list[str]:
     args += ["--perms", "0755", "--dir", KERNEL_MOUNT,
              "--ro-bind", str(HARNESS), f"{KERNEL_MOUNT}/launcher.py",
              "--ro-bind", str(CODEC), f"{KERNEL_MOUNT}/codec.py",
-             *(["--ro-bind", matplotlib_cache(), f"{KERNEL_MOUNT}/matplotlib"] if matplotlib_cache() else []),
+             *(["--ro-bind", cache, f"{KERNEL_MOUNT}/matplotlib"] if (cache := matplotlib_cache()) else []),
              "--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
              "--perms", "0755", "--dir", "/home",
