@@ -1,14 +1,16 @@
-"""Hidden checks of assignment 3 (thresholding and delta).
+"""Hidden checks of assignment 3 (thresholding and delta, beyond the chapter).
 
-The simulation runs on samplers of the grader's own (a rescaled Laplace, scale drawn per run);
-the thresholded histogram is tested for behaviour on many categories (independent noise draws,
-last digits that do not depend on the counts, the release rule); the attack runs on a mechanism of
-the grader's whose release probability is drawn per run.
+q1 and q2 are exact (the privacy curve of the thresholded histogram; the exact threshold when a person
+holds up to m categories); q3 is the contribution-bounded histogram, tested for behaviour (law of the
+noise at the derived scale, independent draws, last digits free of the counts, the bounding, the release
+rule); q4 is a simulation run on noise samplers of the grader's own (scales drawn per run, evaluated in
+the grading process); q5 is an optimisation checked against the grader's own minimiser.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy import optimize
 
 from ..checks import (
     Check,
@@ -22,6 +24,7 @@ from ..checks import (
     laplace_cdf,
     low_bits_same_law,
     not_too_regular,
+    raises,
     reproducible_and_random,
     require,
 )
@@ -30,275 +33,317 @@ from ..sandbox import Expr
 NAME = "a3_thresholding"
 
 
-def delta(threshold, epsilon, scale_factor=1.0):
-    excess = np.asarray(threshold, dtype=float) - 1.0
-    upper = 0.5 * np.exp(-epsilon * np.abs(excess) / scale_factor)
-    return np.where(excess >= 0, upper, 1.0 - upper)
+# ---------------------------------------------------------------- reference quantities
+def release(count, threshold, scale):
+    """P[count + Lap(scale) >= threshold]."""
+    gap = np.asarray(threshold, dtype=float) - np.asarray(count, dtype=float)
+    upper = 0.5 * np.exp(-np.abs(gap) / scale)
+    return np.where(gap >= 0, upper, 1.0 - upper)
 
 
-def smallest_threshold(target, epsilon):
-    t = 1
-    while delta(t, epsilon) > target:
+def curve(eps_prime, epsilon, threshold):
+    eps_prime = np.asarray(eps_prime, dtype=float)
+    existing = np.where(eps_prime < epsilon, -np.expm1(-(epsilon - eps_prime) / 2), 0.0)
+    return np.maximum(0.5 * np.exp(-epsilon * (threshold - 1.0)), existing)
+
+
+def bounded_delta(threshold, epsilon, m):
+    p = 0.5 * np.exp(-epsilon * (np.asarray(threshold, dtype=float) - 1.0) / m)
+    return -np.expm1(m * np.log1p(-p))
+
+
+def smallest_bounded_threshold(delta, epsilon, m):
+    p_star = -np.expm1(np.log1p(-delta) / m)
+    t = max(1, int(np.ceil(1 + (m / epsilon) * np.log(1 / (2 * p_star)))))
+    while t > 1 and bounded_delta(t - 1, epsilon, m) <= delta:
+        t -= 1
+    while bounded_delta(t, epsilon, m) > delta:
         t += 1
     return t
 
 
+def split_error(eps_count, epsilon, delta, count, total, V):
+    eps_count = np.asarray(eps_count, dtype=float)
+    threshold = 1.0 + np.log(1.0 / (2.0 * delta)) / eps_count
+    p = release(count, threshold, 1.0 / eps_count)
+    return p * 2.0 * V**2 / (epsilon - eps_count) ** 2 + (1.0 - p) * total**2
+
+
+def best_split_reference(epsilon, delta, count, total, V):
+    grid = np.linspace(epsilon * 1e-4, epsilon * (1 - 1e-4), 20001)
+    i = int(np.argmin(split_error(grid, epsilon, delta, count, total, V)))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    result = optimize.minimize_scalar(lambda x: float(split_error(x, epsilon, delta, count, total, V)),
+                                      bounds=(lo, hi), method="bounded", options={"xatol": 1e-13})
+    return float(result.x)
+
+
 def _integer(value, what):
-    require(not isinstance(value, bool) and isinstance(value, (int, np.integer)),
+    require(not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, np.integer)),
             f"{what} must be an integer (a Python int or a NumPy integer)")
     return int(value)
 
 
-def _boolean(value, what):
-    require(isinstance(value, (bool, np.bool_)), f"{what} must be True or False")
-    return bool(value)
-
-
+# ---------------------------------------------------------------- q1 privacy_curve
 def q1_public(sb, ctx):
-    close(sb.call("threshold_delta", 5, np.log(3)), 1 / 162, "threshold_delta at the public example T = 5")
+    close(sb.call("privacy_curve", np.log(3), np.log(3), 5), 1 / 162,
+          "privacy_curve at the public example (epsilon' = epsilon = ln 3, T = 5)")
+    close(sb.call("privacy_curve", 0.0, np.log(3), 5), curve(0.0, np.log(3), 5),
+          "privacy_curve at the public example (epsilon' = 0, epsilon = ln 3, T = 5)")
 
 
 def q1_values(sb, ctx):
     g = ctx.rng()
-    thresholds = np.array([0.2, 1.0, *np.round(g.uniform(1.5, 30, 4), 2)])
-    epsilon = float(g.uniform(0.2, 2.5))
-    close(sb.call("threshold_delta", thresholds, epsilon), delta(thresholds, epsilon),
-          "threshold_delta on other thresholds (including T < 1)", rtol=1e-9)
-    close(sb.call("threshold_delta", threshold=np.int64(7), epsilon=np.float64(epsilon)), delta(7, epsilon),
-          "threshold_delta of NumPy numbers, called by keyword", rtol=1e-9)
+    for _ in range(3):
+        epsilon = float(g.uniform(0.2, 2.5))
+        threshold = float(np.round(g.uniform(1.0, 12.0), 2))
+        eps_prime = np.sort(np.concatenate([[0.0, epsilon, 1.7 * epsilon], g.uniform(0, 2 * epsilon, 5)]))
+        close(sb.call("privacy_curve", eps_prime, epsilon, threshold), curve(eps_prime, epsilon, threshold),
+              "privacy_curve on an array of epsilon' from 0 to 2 epsilon, other epsilons and thresholds", rtol=1e-8)
+    epsilon = float(g.uniform(0.5, 2.0))
+    close(sb.call("privacy_curve", eps_prime=np.float64(0.3 * epsilon), epsilon=np.float64(epsilon),
+                  threshold=np.int64(3)),
+          curve(0.3 * epsilon, epsilon, 3), "privacy_curve of NumPy numbers, called by keyword", rtol=1e-8)
+    require(raises(sb, "privacy_curve", 0.5, 1.0, 0.5), "privacy_curve must raise ValueError for a threshold below 1")
+    require(raises(sb, "privacy_curve", -0.1, 1.0, 3), "privacy_curve must raise ValueError for a negative epsilon'")
+    require(raises(sb, "privacy_curve", 0.5, 0.0, 3), "privacy_curve must raise ValueError for epsilon <= 0")
 
 
-# ---------------------------------------------------------------- q2 simulate_release_probability
-def scaled_singleton(factor: float) -> Expr:
-    """The grader's sampler: 1 + Laplace noise at ``factor`` times the scale 1/epsilon."""
-    return Expr(f"lambda epsilon, size, rng: 1.0 + {factor!r} * rng.laplace(0.0, 1.0 / epsilon, size=size)")
+# ---------------------------------------------------------------- q2 bounded_threshold
+def _away_from_boundary(g, epsilon, m, low, high):
+    """A target delta drawn log-uniformly, not within 1e-6 (relative) of the delta of an integer threshold."""
+    while True:
+        target = float(10 ** g.uniform(low, high))
+        t = smallest_bounded_threshold(target, epsilon, m)
+        if all(abs(bounded_delta(s, epsilon, m) / target - 1) > 1e-6 for s in (t - 1, t) if s >= 1):
+            return target
 
 
-def _frequency_fits(got, trials, probability, what):
-    hits = got * trials
-    require(np.isfinite(hits) and abs(hits - round(hits)) < 1e-6 * trials,
-            "simulate_release_probability must return the fraction of the num_trials draws that reach the threshold")
-    binomial_fits(round(hits), trials, float(probability), what)
-
-
-def q2_other_sampler(sb, ctx):
+def q2_values(sb, ctx):
     g = ctx.rng()
-    factor = round(float(g.choice([g.uniform(0.4, 0.7), g.uniform(1.5, 2.5)])), 4)
-    threshold, epsilon, trials = round(float(g.uniform(2.0, 3.0)), 3), 1.0, 100_000
-    got = as_float(sb.call("simulate_release_probability", threshold, epsilon, trials, g, scaled_singleton(factor)),
-                   "simulate_release_probability")
-    _frequency_fits(got, trials, delta(threshold, epsilon, factor),
-                    "simulate_release_probability must draw every noisy count from the sampler it is given: with "
-                    "another sampler the frequency does not match that sampler's tail")
+    cases = [(float(g.uniform(0.3, 2.0)), int(g.integers(2, 30)), -0.3, -0.05),  # large delta: bound is loose
+             (float(g.uniform(0.3, 2.0)), int(g.integers(2, 30)), -0.5, -0.1),
+             (float(g.uniform(0.2, 3.0)), int(g.integers(30, 1000)), -0.5, -0.05),
+             (float(g.uniform(0.2, 3.0)), int(g.integers(2, 50)), -12, -3),
+             (float(g.uniform(0.2, 3.0)), 1, -9, -1)]
+    for epsilon, m, low, high in cases:
+        target = _away_from_boundary(g, epsilon, m, low, high)
+        got = _integer(sb.call("bounded_threshold", target, epsilon, m), "bounded_threshold")
+        want = smallest_bounded_threshold(target, epsilon, m)
+        require(got == want, "bounded_threshold is not the smallest integer threshold for which the mechanism is "
+                             "(epsilon, delta)-DP (with up to m categories per person; m = 1 must give the "
+                             "chapter's thresholds)")
+    require(sb.call("bounded_threshold", delta=0.9, epsilon=1.0, m=np.int64(3)) == 1,
+            "bounded_threshold for a large delta (try delta = 0.9, epsilon = 1, m = 3), called by keyword")
+    require(raises(sb, "bounded_threshold", 0.0, 1.0, 2) and raises(sb, "bounded_threshold", 1.0, 1.0, 2),
+            "bounded_threshold must raise ValueError unless 0 < delta < 1")
+    require(raises(sb, "bounded_threshold", 0.01, 1.0, 0) and raises(sb, "bounded_threshold", 0.01, 1.0, 2.5),
+            "bounded_threshold must raise ValueError unless m is a positive integer")
+    require(raises(sb, "bounded_threshold", 0.01, -1.0, 2), "bounded_threshold must raise ValueError for epsilon <= 0")
 
 
-def q2_random(sb, ctx):
-    reproducible_and_random(sb, "simulate_release_probability",
-                            lambda g: (2.0, 1.0, 500, g, scaled_singleton(1.0)), ctx, "simulate_release_probability")
+# ---------------------------------------------------------------- q3 bounded_thresholded_histogram
+def _values(out, names, what):
+    require(isinstance(out, dict) and set(out) == set(names),
+            f"{what} must release every category that occurs (after bounding) when the threshold is very low")
+    return np.array([float(out[n]) for n in names])
 
 
-def q2_law(sb, ctx):
-    for threshold, epsilon in ((3.0, 0.7), (0.5, 2.0)):
-        trials = 100_000
-        got = as_float(sb.call("simulate_release_probability", threshold=threshold, epsilon=epsilon,
-                               num_trials=trials, rng=ctx.rng(), sampler=scaled_singleton(1.0)),
-                       "simulate_release_probability")
-        _frequency_fits(got, trials, delta(threshold, epsilon),
-                        f"simulate_release_probability with Laplace noise (T = {threshold}, epsilon = {epsilon}, "
-                        "called by keyword)")
-
-
-def q3_values(sb, ctx):
+def q3_behaviour(sb, ctx):
+    # 2,000 categories per call, each held by 30 (or 31) people listing it once: the noise values of one
+    # call must be independent draws at the derived scale, and the last digits must not depend on the counts
     g = ctx.rng()
-    for _ in range(4):
-        target, epsilon = float(10 ** g.uniform(-9, -1)), float(g.uniform(0.2, 3))
-        got = _integer(sb.call("threshold_for_delta", target, epsilon), "threshold_for_delta")
-        require(got == smallest_threshold(target, epsilon), "threshold_for_delta is not the smallest integer threshold")
-    require(sb.call("threshold_for_delta", delta=0.7, epsilon=1.0) == 1,
-            "threshold_for_delta for a large delta (try 0.7 at epsilon 1)")
-    exact = float(delta(7, np.log(3)))
-    require(sb.call("threshold_for_delta", exact, np.log(3)) == 7,
-            "threshold_for_delta when delta equals delta(T) exactly (floating-point rounding: try delta(7) at "
-            "epsilon = ln 3)")
-
-
-def q4_values(sb, ctx):
-    close(sb.value("delta_million"), 1e-7, "delta_million", rtol=1e-9)
-    require(_integer(sb.value("T_million"), "T_million") == smallest_threshold(1e-7, np.log(3)), "T_million")
-    require(_boolean(sb.value("fifteen_is_enough"), "fifteen_is_enough")
-            is bool(1e6 * delta(15, np.log(3)) <= 0.1), "fifteen_is_enough")
-
-
-# ---------------------------------------------------------------- q5 thresholded_histogram
-ITEMS = ["a"] * 30 + ["b"] * 7 + ["c"] * 2 + ["d"]
-
-
-def _many(count: int, categories: int) -> list[str]:
-    return [f"k{i:04d}" for i in range(categories) for _ in range(count)]
-
-
-def q5_behaviour(sb, ctx):
-    # 2,000 categories per call: the noise values of one call must be independent draws, and the last
-    # digits of noisy counts of 30 and of 31 must have the same law
-    g = ctx.rng()
-    epsilon = 1.0
-    out30 = sb.call("thresholded_histogram", _many(30, 2000), epsilon, -1e9, g)
-    out31 = sb.call("thresholded_histogram", np.array(_many(31, 2000)), epsilon, -1e9, g)
-    for out in (out30, out31):
-        require(isinstance(out, dict) and len(out) == 2000,
-                "thresholded_histogram must release every category that occurs when the threshold is very low")
-    noise30 = np.array([float(v) for v in out30.values()]) - 30
-    not_too_regular(noise30, laplace_cdf(1 / epsilon), "thresholded_histogram")
-    low_bits_same_law(np.array([float(v) for v in out30.values()]), np.array([float(v) for v in out31.values()]),
-                      "thresholded_histogram on counts of 30 and of 31")
-    # the same generator state on neighbouring datasets (one person moved between two categories, counts
-    # of every size): the noisy counts differ by exactly the moved count, and no count is released exact
-    sizes = np.unique(np.round(10 ** g.uniform(0.5, 5, 60)).astype(int))
-    names = [f"c{i:03d}" for i in range(sizes.size)]
-    items = [name for name, count in zip(names, sizes, strict=True) for _ in range(int(count))]
-    moved = list(items)
-    shift = np.zeros(len(names))
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    for i in range(0, len(names) - 1, 2):  # the last record of every other category moves to the next one
-        moved[int(starts[i] + sizes[i] - 1)] = names[i + 1]
-        shift[i], shift[i + 1] = 1.0, -1.0
+    epsilon, m = 1.0, 2
+    names = [f"k{i:04d}" for i in range(2000)]
+    people30 = [[name] for name in names for _ in range(30)]
+    people31 = [[name] for name in names for _ in range(31)]
+    out30 = _values(sb.call("bounded_thresholded_histogram", people30, m, epsilon, -1e9, g), names,
+                    "bounded_thresholded_histogram")
+    out31 = _values(sb.call("bounded_thresholded_histogram", people31, m, epsilon, -1e9, g), names,
+                    "bounded_thresholded_histogram")
+    not_too_regular(out30 - 30, laplace_cdf(m / epsilon), "bounded_thresholded_histogram")
+    low_bits_same_law(out30, out31, "bounded_thresholded_histogram on counts of 30 and of 31")
+    # the same generator state on two datasets with the same categories (counts of every size): the noisy
+    # counts differ by exactly the difference of the counts, and no count is released exact
+    sizes = np.unique(np.round(10 ** g.uniform(0.5, 4.5, 60)).astype(int))
+    cats = [f"c{i:03d}" for i in range(sizes.size)]
+    shift = np.where(np.arange(sizes.size) % 2 == 0, 1, -1) * (np.arange(sizes.size) % 2 == 0)
+    people_x = [[c] for c, s in zip(cats, sizes, strict=True) for _ in range(int(s))]
+    people_y = [[c] for c, s in zip(cats, sizes - shift, strict=True) for _ in range(int(s))]
     seed = int(g.integers(2**62))
-    x = sb.call("thresholded_histogram", items, epsilon, -1e9, np.random.default_rng(seed))
-    y = sb.call("thresholded_histogram", moved, epsilon, -1e9, rng=np.random.default_rng(seed))
-    require(isinstance(x, dict) and isinstance(y, dict) and set(x) == set(names) == set(y),
-            "thresholded_histogram must release every category that occurs when the threshold is very low")
-    true_x = dict(zip(names, sizes.astype(float), strict=True))
-    require(all(float(x[name]) != true_x[name] for name in names),
-            "thresholded_histogram must add noise to every count, small or large (try a count of 100,000)")
-    coupled_additive(np.array([float(x[n]) for n in names]), np.array([float(y[n]) for n in names]), shift,
-                     "thresholded_histogram")
+    x = _values(sb.call("bounded_thresholded_histogram", people_x, m, epsilon, -1e9, np.random.default_rng(seed)),
+                cats, "bounded_thresholded_histogram")
+    y = _values(sb.call("bounded_thresholded_histogram", people_y, m, epsilon, -1e9,
+                        rng=np.random.default_rng(seed)), cats, "bounded_thresholded_histogram")
+    require(np.all(x != sizes), "bounded_thresholded_histogram must add noise to every count, small or large "
+                                "(try a count of 30,000)")
+    coupled_additive(x, y, shift.astype(float), "bounded_thresholded_histogram")
 
 
-def q5_random(sb, ctx):
-    def released(g):
-        out = sb.call("thresholded_histogram", ITEMS, 1.0, -100.0, g)
-        require(isinstance(out, dict), "thresholded_histogram must return a dict")
-        return np.array([out.get(k, np.nan) for k in "abcd"], dtype=float)
+def q3_random(sb, ctx):
+    people = [["a", "b"]] * 30 + [["b"]] * 7 + [["c", "a", "d"]] * 2
+
+    def released(gen):
+        out = sb.call("bounded_thresholded_histogram", people, 2, 1.0, -100.0, gen)
+        require(isinstance(out, dict), "bounded_thresholded_histogram must return a dict")
+        return np.array([float(out.get(k, np.nan)) for k in "abcd"])
+
     seed = int(ctx.rng().integers(2**62))
-    first, again, other = released(np.random.default_rng(seed)), released(np.random.default_rng(seed)), \
-        released(np.random.default_rng(seed + 1))
+    first, again = released(np.random.default_rng(seed)), released(np.random.default_rng(seed))
     require(np.array_equal(first, again, equal_nan=True),
-            "thresholded_histogram: the same generator state must give the same release")
-    require(not np.array_equal(first, other, equal_nan=True), "thresholded_histogram: the noise must be random")
+            "bounded_thresholded_histogram: the same generator state must give the same release")
+    require(not np.array_equal(first, released(np.random.default_rng(seed + 1)), equal_nan=True),
+            "bounded_thresholded_histogram: the noise must be random")
 
 
-def q5_law(sb, ctx):
-    # with a very low threshold every category is released: the noisy counts must be count + Laplace(1/eps)
+def q3_law(sb, ctx):
+    # people list more than m items, with repeats: only the first m distinct ones count; the noise scale
+    # must be the one that makes counts present in both datasets epsilon-DP
     g = ctx.rng()
-    epsilon = 0.8
-    noise = {k: [] for k in "abcd"}
-    for _ in range(400):
-        out = sb.call("thresholded_histogram", items=ITEMS, epsilon=epsilon, threshold=-1e9, rng=g)
-        require(isinstance(out, dict) and set(out) == set("abcd"),
-                "thresholded_histogram must release exactly the categories that occur and reach the threshold")
-        for k, count in zip("abcd", (30, 7, 2, 1), strict=True):
-            noise[k].append(float(out[k]) - count)
-    ks_fits(np.concatenate([noise[k] for k in "abcd"]), laplace_cdf(1 / epsilon),
-            "thresholded_histogram: the noisy counts around the true counts")
-    require(abs(np.corrcoef(noise["a"], noise["b"])[0, 1]) < 0.3,
-            "thresholded_histogram: the noises of different categories must be independent")
+    m, epsilon = int(g.integers(2, 5)), float(np.round(g.uniform(0.5, 2.0), 3))
+    first = [f"x{j}" for j in range(m)]
+    people = ([first[:1] * 2 + first[1:] + ["late"] + first] * 40  # repeats, then an item beyond the m-th
+              + [["y"] + ["y"] * 3] * 15 + [["z", "y"]] * 5)
+    counts = {**{name: 40 for name in first}, "y": 20, "z": 5}
+    noise = []
+    for i in range(150):
+        kwargs = dict(people=people, m=m, epsilon=epsilon, threshold=-1e9, rng=g)
+        out = sb.call("bounded_thresholded_histogram", **kwargs) if i % 2 else \
+            sb.call("bounded_thresholded_histogram", people, np.int64(m), np.float64(epsilon), -1e9, g)
+        require(isinstance(out, dict) and set(out) == set(counts),
+                "bounded_thresholded_histogram must count only the first m distinct items of each person (each "
+                "at most once) and release exactly the categories that then occur, when the threshold is very low")
+        noise.extend(float(out[k]) - c for k, c in counts.items())
+    ks_fits(np.array(noise), laplace_cdf(m / epsilon),
+            "bounded_thresholded_histogram: the noisy counts around the bounded counts (noise scale derived from "
+            "m and epsilon)")
+    require(raises(sb, "bounded_thresholded_histogram", people, 0, 1.0, 5.0, g),
+            "bounded_thresholded_histogram must raise ValueError for m < 1")
 
 
-def q5_threshold(sb, ctx):
-    # the singleton "d" is released with probability delta(T): an exact binomial test
+def q3_threshold(sb, ctx):
+    # a category held by one person is released with probability P[1 + noise >= T]: an exact binomial test
     g = ctx.rng()
-    trials, threshold, epsilon = 600, 2.0, 1.0
+    m, epsilon, threshold = 3, 1.0, 2.5
+    people = [["a", "b", "c"]] * 20 + [["solo", "a"]]
     kept = 0
+    trials = 600
     for _ in range(trials):
-        out = sb.call("thresholded_histogram", ITEMS, epsilon, threshold, g)
-        require(isinstance(out, dict), "thresholded_histogram must return a dict")
+        out = sb.call("bounded_thresholded_histogram", people, m, epsilon, threshold, g)
+        require(isinstance(out, dict), "bounded_thresholded_histogram must return a dict")
         require(all(float(v) >= threshold for v in out.values()), "released noisy counts must reach the threshold")
-        kept += "d" in out
-    binomial_fits(kept, trials, float(delta(threshold, epsilon)),
-                  "thresholded_histogram: the release rule for a category of count 1")
-    # frequent categories obey the same rule: "a" (30 people) and "e" (100 to 5,000 people), each against
-    # a threshold just above its count
-    big = int(10 ** g.uniform(2, 3.7))
-    items = ITEMS + ["e"] * big
-    for category, count in (("a", 30), ("e", big)):
-        high = count + float(g.uniform(0.5, 2.0))
-        kept = 0
-        for _ in range(400):
-            out = sb.call("thresholded_histogram", items, epsilon, high, g)
-            require(isinstance(out, dict), "thresholded_histogram must return a dict")
-            kept += category in out
-        binomial_fits(kept, 400, 0.5 * float(np.exp(-epsilon * (high - count))),
-                      "thresholded_histogram: the release rule for frequent categories")
+        kept += "solo" in out
+    binomial_fits(kept, trials, float(release(1, threshold, m / epsilon)),
+                  "bounded_thresholded_histogram: the release rule for a category held by one person")
 
 
-# ---------------------------------------------------------------- q6 the attack
-def sometimes(release: float) -> Expr:
-    """The grader's mechanism: names the rare syndrome (when present) with probability ``release``."""
-    return Expr("lambda items, epsilon, rng: ({'rare syndrome': 1.0} if 'rare syndrome' in list(items) else {}) "
-                f"if rng.random() < {release!r} else {{'flu': 3.0}}")
+# ---------------------------------------------------------------- q4 simulate_total_error
+def laplace_sampler(scale: float) -> Expr:
+    return Expr(f"lambda size, rng: rng.laplace(0.0, {scale!r}, size=size)")
 
 
-def q6_guess(sb, ctx):
-    require(_boolean(sb.call("guess_alice_present", {"flu": 40.2, "rare syndrome": 3.1}), "guess_alice_present"),
-            "guess_alice_present: a release naming the rare syndrome reveals Alice")
-    require(not _boolean(sb.call("guess_alice_present", release={"flu": 40.2, "cold": 20.0}), "guess_alice_present"),
-            "guess_alice_present: a release without the rare syndrome does not reveal Alice")
+def _error_law(count, total, threshold, b_count, b_total):
+    p = float(release(count, threshold, b_count))
+    mean = p * 2 * b_total**2 + (1 - p) * total**2
+    second = p * 24 * b_total**4 + (1 - p) * total**4
+    return mean, second - mean**2
 
 
-def q6_rates(sb, ctx):
+def _error_fits(got, trials, count, total, threshold, b_count, b_total, what):
+    mean, var = _error_law(count, total, threshold, b_count, b_total)
+    require(np.isfinite(got) and abs(got - mean) <= 5.5 * np.sqrt(var / trials), what)
+
+
+def q4_other_samplers(sb, ctx):
     g = ctx.rng()
-    release = round(float(g.uniform(0.2, 0.8)), 4)
-    rates = as_array(sb.call("attack_rates", sometimes(release), 4000, g), "attack_rates")
-    require(rates.shape == (2,), "attack_rates returns a pair (true positive rate, false positive rate)")
-    binomial_fits(round(rates[0] * 4000), 4000, release,
-                  "attack_rates: the true positive rate against another mechanism (it must run the mechanism "
-                  "it is given num_runs times on with_alice)")
-    require(rates[1] == 0.0, "attack_rates: the false positive rate against a mechanism that never names the "
-                             "syndrome without Alice")
-    reproducible_and_random(sb, "attack_rates", lambda gen: (sometimes(release), 400, gen), ctx, "attack_rates")
+    b_count = round(float(g.uniform(0.5, 3.0)), 4)
+    b_total = round(float(g.uniform(5.0, 40.0)), 4)
+    count, total = int(g.integers(3, 8)), round(float(g.uniform(50, 300)), 2)
+    threshold = round(count + float(g.uniform(-1.5, 1.5)), 3)
+    trials = 100_000
+    got = as_float(sb.call("simulate_total_error", count, total, threshold, trials, g,
+                           laplace_sampler(b_count), laplace_sampler(b_total)), "simulate_total_error")
+    _error_fits(got, trials, count, total, threshold, b_count, b_total,
+                "simulate_total_error must draw every count noise and every total noise from the samplers it is "
+                "given: with samplers of the grader's the error does not match theirs")
 
 
-def q7_formula(sb, ctx):
+def q4_random(sb, ctx):
+    reproducible_and_random(sb, "simulate_total_error",
+                            lambda gen: (4, 100.0, 4.0, 500, gen, laplace_sampler(1.0), laplace_sampler(10.0)),
+                            ctx, "simulate_total_error")
+
+
+def q4_keyword(sb, ctx):
     g = ctx.rng()
-    a, b, e = float(g.uniform(0.3, 1)), float(g.uniform(0, 0.1)), float(g.uniform(0.1, 2))
-    close(sb.call("smallest_delta", a, b, e), max(0.0, a - np.exp(e) * b), "smallest_delta", rtol=1e-9)
-    close(sb.call("smallest_delta", p_with=0.1, p_without=0.2, epsilon=0.5), 0.0,
-          "smallest_delta is never negative (try 0.1, 0.2 at epsilon 0.5)")
+    count, total, threshold, trials = 10, 400.0, 12.0, 100_000
+    b_count, b_total = 1.5, 25.0
+    got = as_float(sb.call("simulate_total_error", count=count, total=total, threshold=threshold,
+                           num_trials=trials, rng=g, count_noise=laplace_sampler(b_count),
+                           total_noise=laplace_sampler(b_total)), "simulate_total_error")
+    _error_fits(got, trials, count, total, threshold, b_count, b_total,
+                "simulate_total_error called by keyword (count 10, total 400, threshold 12): the mean squared error "
+                "does not match the samplers' law")
 
 
-def q7_value(sb, ctx):
-    got = as_float(sb.value("delta_no_threshold"), "delta_no_threshold")
-    require(0.0 <= got <= 1.0 and got > 0.5, "delta_no_threshold: the attack on release_all_noisy_counts")
+# ---------------------------------------------------------------- q5 best_split
+def _split_ok(got, epsilon, delta, count, total, V):
+    want = best_split_reference(epsilon, delta, count, total, V)
+    if not (0 < got < epsilon):
+        return False
+    return abs(got - want) <= 2e-6 * epsilon or \
+        split_error(got, epsilon, delta, count, total, V) <= split_error(want, epsilon, delta, count, total, V) * (
+            1 + 1e-12)
+
+
+def q5_public(sb, ctx):
+    got = as_float(sb.call("best_split", 1.0, 1e-6, 50, 2500.0, 100.0), "best_split")
+    require(_split_ok(got, 1.0, 1e-6, 50, 2500.0, 100.0),
+            "best_split at the public example (epsilon 1, delta 1e-6, 50 buyers, total 2500, V = 100)")
+
+
+def q5_values(sb, ctx):
+    g = ctx.rng()
+    for i in range(4):
+        epsilon, delta = float(g.uniform(0.5, 3.0)), float(10 ** g.uniform(-8, -3))
+        V = float(g.uniform(10, 200))
+        count = int(g.integers(15, 120))
+        total = float(count * V * g.uniform(0.2, 0.8))
+        args = (epsilon, delta, count, total, V)
+        got = as_float(sb.call("best_split", *args) if i % 2 else
+                       sb.call("best_split", epsilon=epsilon, delta=delta, count=np.int64(count),
+                               total=np.float64(total), V=V), "best_split")
+        require(_split_ok(got, *args), "best_split does not return the budget for the count that minimises the "
+                                       "expected squared error of the published total (within 1e-6)")
+    require(raises(sb, "best_split", 1.0, 0.6, 50, 2500.0, 100.0), "best_split must raise ValueError unless 0 < delta < 1/2")
+    require(raises(sb, "best_split", 0.0, 1e-6, 50, 2500.0, 100.0), "best_split must raise ValueError for epsilon <= 0")
 
 
 QUESTIONS = [
-    Question("q1", ["threshold_delta"], [
-        Check("delta at the public example", 0.5, q1_public, public=True),
-        Check("delta on other thresholds and epsilons", 2.5, q1_values)]),
-    Question("q2", ["simulate_release_probability"], [
-        Check("the simulation draws from the sampler it is given (a sampler of the grader's)", 1.0,
-              q2_other_sampler, statistical=True, gate=True),
-        Check("simulation draws from rng", 0.25, q2_random),
-        Check("release frequency with Laplace noise at two settings (keyword call)", 0.75, q2_law,
-              statistical=True)]),
-    Question("q3", ["threshold_for_delta"], [
-        Check("smallest integer threshold", 2.0, q3_values)]),
-    Question("q4", ["delta_million", "T_million", "fifteen_is_enough"], [
-        Check("the million-user values", 2.0, q4_values)]),
-    Question("q5", ["thresholded_histogram"], [
-        Check("independent noise draws whose last digits do not depend on the counts", 0.5, q5_behaviour,
+    Question("q1", ["privacy_curve"], [
+        Check("the curve at the public examples", 0.5, q1_public, public=True),
+        Check("the curve on arrays of epsilon' for other epsilons and thresholds; NumPy numbers; bad input raises",
+              2.5, q1_values)]),
+    Question("q2", ["bounded_threshold"], [
+        Check("the smallest integer threshold with the exact delta for m categories per person; bad input raises",
+              3.0, q2_values)]),
+    Question("q3", ["bounded_thresholded_histogram"], [
+        Check("independent noise draws whose last digits do not depend on the counts", 0.75, q3_behaviour,
               statistical=True, gate=True),
-        Check("randomness drawn from rng", 0.25, q5_random, gate=True),
-        Check("noisy counts follow count + Laplace(1/epsilon)", 1.0, q5_law, statistical=True),
-        Check("every category is released with the probability of its noisy count reaching T", 1.25, q5_threshold,
-              statistical=True)]),
-    Question("q6", ["guess_alice_present", "attack_rates"], [
-        Check("the guess", 1.0, q6_guess),
-        Check("attack rates on another mechanism, drawn from rng", 2.0, q6_rates, statistical=True)]),
-    Question("q7", ["smallest_delta", "delta_no_threshold"], [
-        Check("smallest delta", 1.25, q7_formula),
-        Check("delta of the unthresholded release", 0.75, q7_value)]),
+        Check("randomness drawn from rng", 0.25, q3_random, gate=True),
+        Check("contribution bounding and the law of the noisy counts (scale derived from m and epsilon)", 1.5,
+              q3_law, statistical=True),
+        Check("a category of one person is released with the probability of its noisy count reaching T", 1.0,
+              q3_threshold, statistical=True)]),
+    Question("q4", ["simulate_total_error"], [
+        Check("the simulation draws from the samplers it is given (samplers of the grader's)", 1.5,
+              q4_other_samplers, statistical=True, gate=True),
+        Check("simulation draws from rng", 0.25, q4_random),
+        Check("the error at a stated setting (keyword call)", 0.75, q4_keyword, statistical=True)]),
+    Question("q5", ["best_split"], [
+        Check("the best split at the public example", 0.5, q5_public, public=True),
+        Check("the best split at other settings; bad input raises", 2.5, q5_values)]),
     # written answers: model answers in the master, rubrics in book/assignments/masters/written_answers.md
-    Question("q8", [], [], manual_points=4.0),
-    Question("q9", [], [], manual_points=6.0),
+    Question("q6", [], [], manual_points=5.0),
+    Question("q7", [], [], manual_points=4.0),
 ]
