@@ -1,14 +1,18 @@
-"""Hidden checks of assignment 1 (randomized response).
+"""Hidden checks of assignment 1 (randomized response for two questions).
 
-Simulations and measurements run on mechanisms of the grader's own (``Expr``), with parameters
-drawn fresh per run, so no closed form in the notebook describes their law; the mechanism is
-tested for behaviour (binomially varying counts, same flips on few and many bits, privacy).
+Simulations and measurements run on mechanisms of the grader's own (``Expr``: evaluated in the
+grading process, their constants never reach the notebook), with parameters drawn fresh per run,
+so no closed form in the notebook describes their law; the mechanism is tested for behaviour
+(binomially varying counts, flip rates per answer, independence, privacy on neighbouring pairs).
 """
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
+from scipy.special import gammaln
 
 from ..checks import (
     Check,
@@ -23,311 +27,443 @@ from ..checks import (
     raises,
     randomness,
     require,
-    same_law,
 )
 from ..sandbox import Expr, Ref
 
 NAME = "a1_randomized_response"
+PAIRS = [(0, 0), (0, 1), (1, 0), (1, 1)]
+CODE_BINS = np.array([-0.5, 0.5, 1.5, 2.5, 3.5])
 
 
 def q(epsilon):
     return 1 / (1 + np.exp(epsilon))
 
 
-# ---------------------------------------------------------------- q1 flip_probability
-def q1_public(sb, ctx):
-    close(sb.call("flip_probability", np.log(3)), 0.25, "flip_probability at the public example epsilon = ln 3")
+def noise(epsilon):
+    return np.exp(epsilon) / np.expm1(epsilon) ** 2
 
 
-def q1_grid(sb, ctx):
-    eps = np.round(ctx.rng().uniform(0.05, 6, size=(3, 2)), 3)
-    close(sb.call("flip_probability", eps), q(eps), "flip_probability on an array of epsilons", rtol=1e-9)
-    single = float(eps[0, 0])
-    close(sb.call("flip_probability", np.float64(single)), q(single), "flip_probability of a NumPy number",
-          rtol=1e-9)
-    close(sb.call("flip_probability", epsilon=1e-9), 0.5, "flip_probability as epsilon tends to 0", rtol=1e-6)
+def true_variance(joint, n, e1, e2):
+    joint = np.asarray(joint, dtype=float)
+    s1, s2, both = joint[1].sum(), joint[:, 1].sum(), joint[1, 1]
+    c1, c2 = noise(np.asarray(e1, dtype=float)), noise(np.asarray(e2, dtype=float))
+    return (c1 * c2 + c1 * s2 + c2 * s1 + both * (1 - both)) / np.asarray(n, dtype=float)
 
 
-def q1_errors(sb, ctx):
-    for bad in (0.0, -1.0, np.array([1.0, -0.5]), np.nan):
-        require(raises(sb, "flip_probability", bad),
-                "flip_probability must raise ValueError when some epsilon is zero, negative or NaN "
-                "(try 0, -1, np.nan and np.array([1.0, -0.5]))")
+def true_estimate(reports, e1, e2):
+    reports = np.asarray(reports, dtype=float)
+    f = q(np.array([e1, e2], dtype=float))
+    d = (reports - f) / (1 - 2 * f)
+    return float(np.mean(d[..., 0] * d[..., 1]))
 
 
-# ---------------------------------------------------------------- q2 randomized_response
-def _bits(value, what="randomized_response"):
-    out = as_array(value, what, dtype=None)
-    require(out.dtype == bool or np.issubdtype(out.dtype, np.integer) or np.issubdtype(out.dtype, np.floating),
-            f"{what} must return an array of 0/1 reports")
-    return out.astype(float)
+def draw_joint(g, low=0.05):
+    """A 2 x 2 table with every cell at least ``low``, rounded to 3 decimals."""
+    while True:
+        cells = np.round(g.dirichlet(np.ones(4)), 3)
+        cells[3] = round(1 - cells[:3].sum(), 3)
+        if cells.min() >= low:
+            return cells.reshape(2, 2)
 
 
-def _canonical_reports(raw, what):
-    """Reports carry nothing but their 0/1 value: one type for every entry (a list mixing ints and
-    floats can tell which bits were 1), and no negative zero (-0.0 can mark a flipped bit)."""
+def _reports(raw, shape, what):
+    """0/1 reports of the given shape carrying nothing but their value: one type for every entry (a
+    list mixing ints and floats can tell which answers were 1) and no negative zero."""
     if isinstance(raw, (list, tuple)):
         flat = list(np.asarray(raw, dtype=object).ravel())
         require(len({type(v) for v in flat}) <= 1,
                 f"{what}: every report must have the same type (return an integer or boolean NumPy array)")
     values = as_array(raw, what, dtype=None)
+    require(values.dtype == bool or np.issubdtype(values.dtype, np.integer)
+            or np.issubdtype(values.dtype, np.floating), f"{what} must return an array of 0/1 reports")
+    require(values.shape == tuple(shape), f"{what} must keep the shape of its input")
     if values.dtype.kind == "f":
         require(not np.any(np.signbit(values[values == 0])),
                 f"{what}: reports must be 0 or 1 (a negative zero is not a report)")
+    out = values.astype(float)
+    require(np.all((out == 0) | (out == 1)), f"{what}: reports must be 0 or 1")
+    return out
 
 
-def q2_counts(sb, ctx):
-    # each call on n zeros releases a count of ones that must be Binomial(n, q) across calls: flipping
-    # exactly round(q n) random positions releases the true count and fails here
+def _codes(reports):
+    return (2 * reports[..., 0] + reports[..., 1]).astype(int)
+
+
+def _pairs_of(code_array):
+    return np.stack([code_array // 2, code_array % 2], axis=-1)
+
+
+# ---------------------------------------------------------------- q1 pair_rr
+def q1_counts(sb, ctx):
+    # each call on n pairs (0, 0) releases counts of ones that must vary as Binomial(n, q_j) across calls:
+    # flipping exactly round(q n) random answers releases the true count and fails here
     g = ctx.rng()
-    for bits in (np.zeros(400, dtype=int), np.ones(400, dtype=int), (g.random(400) < 0.5).astype(int)):
-        _canonical_reports(sb.call("randomized_response", bits, float(g.uniform(0.3, 3.0)), ctx.rng()),
-                           "randomized_response")
-    epsilon = float(g.uniform(0.5, 1.5))
-    q_own = as_float(sb.call("flip_probability", epsilon), "flip_probability")
-    require(0.0 < q_own < 1.0, "flip_probability must lie between 0 and 1")
+    e1, e2 = float(g.uniform(0.5, 1.5)), float(g.uniform(0.5, 1.5))
     n = int(g.integers(30, 60))
-    counts = [_bits(sb.call("randomized_response", np.zeros(n, dtype=int), epsilon, g)).sum() for _ in range(1000)]
-    counts_vary_binomially(np.array(counts), n, q_own, "randomized_response")
+    counts = np.array([_reports(sb.call("pair_rr", np.zeros((n, 2), dtype=int), e1, e2, g), (n, 2), "pair_rr")
+                       .sum(axis=0) for _ in range(400)])
+    counts_vary_binomially(counts[:, 0], n, q(e1), "pair_rr (answer 1)")
+    counts_vary_binomially(counts[:, 1], n, q(e2), "pair_rr (answer 2)")
 
 
-def q2_shape(sb, ctx):
-    bits = (ctx.rng().random((3, 4)) < 0.5).astype(int)
-    out, args = sb.call("randomized_response", bits, 0.7, ctx.rng(), return_args=True)
-    out = as_array(out, "randomized_response", dtype=None)
-    require(out.shape == bits.shape, "randomized_response must keep the shape of its input (try a (3, 4) array)")
-    require(set(np.unique(out.astype(float)).tolist()) <= {0.0, 1.0}, "reports must be 0 or 1")
-    require(np.array_equal(np.asarray(args[0]), bits), "randomized_response must not modify its input")
-    as_bools = as_array(sb.call("randomized_response", bits == 1, epsilon=0.7, rng=ctx.rng()),
-                        "randomized_response", dtype=None)
-    require(as_bools.shape == bits.shape and set(np.unique(as_bools.astype(float)).tolist()) <= {0.0, 1.0},
-            "randomized_response must accept boolean bits (True/False) and return 0/1 reports")
+q1_random = randomness("pair_rr", lambda g: (np.zeros((100, 2), dtype=int), 1.0, 1.0, g))
 
 
-q2_random = randomness("randomized_response", lambda g: (np.ones(200, dtype=int), 1.0, g))
-
-
-def q2_sizes(sb, ctx):
-    # the flips of 500 calls on one bit and of 400 calls on 5 bits against those of one call on 20,000 bits
-    pattern = np.array([0, 1, 0, 1, 1])
+def q1_shape(sb, ctx):
     g = ctx.rng()
-    large_bits = np.tile(pattern, 4000)
-    large = _bits(sb.call("randomized_response", large_bits, 1.0, g)) != large_bits
-    for bits, calls in ((np.array([1]), 500), (np.array([0]), 500), (pattern, 400)):
-        small = np.concatenate([_bits(sb.call("randomized_response", bits, 1.0, g)).ravel() != bits
-                                for _ in range(calls)])
-        same_law(small, large, "randomized_response: the flips on few bits and on many")
-    # at every epsilon the flips follow the notebook's own flip_probability
-    for epsilon in (float(g.uniform(0.05, 0.5)), float(g.uniform(2.5, 6.0))):
-        q_own = as_float(sb.call("flip_probability", epsilon), "flip_probability")
-        require(0.0 < q_own < 1.0, "flip_probability must lie between 0 and 1")
-        out = _bits(sb.call("randomized_response", bits=np.zeros(40_000, dtype=int), epsilon=epsilon, rng=g))
-        binomial_fits(int(np.sum(out != 0)), out.size, q_own,
-                      "randomized_response: the flips must follow flip_probability at every epsilon")
+    pairs = (g.random((3, 4, 2)) < 0.5).astype(int)
+    out, args = sb.call("pair_rr", pairs, 0.7, 1.3, ctx.rng(), return_args=True)
+    _reports(out, (3, 4, 2), "pair_rr")
+    require(np.array_equal(np.asarray(args[0]), pairs), "pair_rr must not modify its input")
+    _reports(sb.call("pair_rr", pairs=pairs == 1, epsilon1=0.7, epsilon2=1.3, rng=ctx.rng()), (3, 4, 2),
+             "pair_rr (boolean pairs, called by keyword)")
+    _reports(sb.call("pair_rr", np.array([1, 0]), 2.0, 0.5, ctx.rng()), (2,), "pair_rr (a single pair)")
 
 
-def q2_law(sb, ctx):
-    for epsilon in (0.3, 1.7):
-        bits = ctx.rng().permutation(np.repeat([0, 1], 50_000))
-        out = _bits(sb.call("randomized_response", bits, epsilon, ctx.rng()))
+def q1_errors(sb, ctx):
+    pairs = np.zeros((3, 2), dtype=int)
+    for e1, e2 in ((0.0, 1.0), (1.0, -1.0), (np.nan, 1.0), (1.0, np.nan)):
+        require(raises(sb, "pair_rr", pairs, e1, e2, ctx.rng()),
+                "pair_rr must raise ValueError when epsilon1 or epsilon2 is zero, negative or NaN "
+                "(try 0, -1 and np.nan for either)")
+    require(raises(sb, "pair_rr", np.zeros((3, 3), dtype=int), 1.0, 1.0, ctx.rng()),
+            "pair_rr must raise ValueError when the last axis of pairs is not 2 (try a (3, 3) array)")
+
+
+def q1_law(sb, ctx):
+    g = ctx.rng()
+    e1, e2 = float(g.uniform(0.2, 2.5)), float(g.uniform(0.2, 2.5))
+    codes = g.permutation(np.repeat(np.arange(4), 25_000))
+    pairs = _pairs_of(codes)
+    out = _reports(sb.call("pair_rr", pairs, e1, e2, g), pairs.shape, "pair_rr")
+    for j, e in ((0, e1), (1, e2)):
         for bit in (0, 1):
-            flipped = int(np.sum(out[bits == bit] != bit))
-            binomial_fits(flipped, 50_000, q(epsilon),
-                          f"randomized_response: the flip rate of true {bit}s at epsilon = {epsilon}")
+            rows = pairs[:, j] == bit
+            binomial_fits(int(np.sum(out[rows, j] != bit)), int(rows.sum()), q(e),
+                          f"pair_rr: the flip rate of answer {j + 1} when it is {bit}, at its own epsilon")
 
 
-def q2_positions(sb, ctx):
-    # every position is flipped at the same rate, independently of the others (no fixed pattern)
-    repeats, width = 4_000, 20
-    out = _bits(sb.call("randomized_response", np.zeros((repeats, width), dtype=int), 1.0, ctx.rng()))
-    per_position = out.sum(axis=0)
+def q1_independence(sb, ctx):
+    g = ctx.rng()
+    e1, e2 = float(g.uniform(0.3, 1.5)), float(g.uniform(0.3, 1.5))
+    out = _reports(sb.call("pair_rr", np.zeros((40_000, 2), dtype=int), e1, e2, g), (40_000, 2), "pair_rr")
+    probabilities = np.outer([1 - q(e1), q(e1)], [1 - q(e2), q(e2)]).ravel()
+    chisquare_fits(np.bincount(_codes(out), minlength=4), probabilities,
+                   "pair_rr: the flips of the two answers must be independent of each other")
+    repeats, width = 3_000, 10
+    grid = _reports(sb.call("pair_rr", np.zeros((repeats, width, 2), dtype=int), 1.0, 1.0, g),
+                    (repeats, width, 2), "pair_rr")
+    per_position = grid.sum(axis=0).ravel()
     chi2 = np.sum((per_position - repeats * q(1.0)) ** 2 / (repeats * q(1.0) * (1 - q(1.0))))
-    require(stats.chi2.sf(chi2, width) > 1e-6,
-            "randomized_response: flips must hit every position at the same rate (try a (4000, 20) array of zeros)")
-    per_row = out.sum(axis=1).astype(int)
-    chisquare_fits(np.bincount(per_row, minlength=width + 1), stats.binom.pmf(np.arange(width + 1), width, q(1.0)),
-                   "randomized_response: flips must be independent of each other")
+    require(stats.chi2.sf(chi2, per_position.size) > 1e-6,
+            "pair_rr: flips must hit every position at the same rate (try a (3000, 10, 2) array of zeros)")
+    per_row = grid.reshape(repeats, -1).sum(axis=1).astype(int)
+    chisquare_fits(np.bincount(per_row, minlength=2 * width + 1),
+                   stats.binom.pmf(np.arange(2 * width + 1), 2 * width, q(1.0)),
+                   "pair_rr: flips at different positions must be independent of each other")
 
 
-def q2_privacy(sb, ctx):
-    epsilon, trials = 1.0, 200_000
-    from_zero = _bits(sb.call("randomized_response", np.zeros(trials, dtype=int), epsilon, ctx.rng()))
-    from_one = _bits(sb.call("randomized_response", np.ones(trials, dtype=int), epsilon, ctx.rng()))
-    privacy_holds(from_zero, from_one, epsilon, np.array([-0.5, 0.5, 1.5]), "randomized_response")
+def q1_privacy(sb, ctx):
+    g = ctx.rng()
+    e1, e2, trials = float(g.uniform(0.4, 1.2)), float(g.uniform(0.4, 1.2)), 100_000
+    outs = {}
+    for pair in ((0, 0), (1, 1), (0, 1)):
+        outs[pair] = _codes(_reports(sb.call("pair_rr", np.tile(pair, (trials, 1)), e1, e2, ctx.rng()),
+                                     (trials, 2), "pair_rr"))
+    privacy_holds(outs[(0, 0)], outs[(1, 1)], e1 + e2, CODE_BINS, "pair_rr (pairs (0, 0) and (1, 1))")
+    privacy_holds(outs[(0, 0)], outs[(0, 1)], e2, CODE_BINS, "pair_rr (pairs (0, 0) and (0, 1))")
 
 
-# ---------------------------------------------------------------- q3 rr_estimate
+# ---------------------------------------------------------------- q2 both_estimate
+def q2_public(sb, ctx):
+    close(sb.call("both_estimate", np.array([[1, 1], [1, 1], [0, 0], [0, 0]]), np.log(3), np.log(3)), 1.25,
+          "both_estimate at the public example ([[1, 1], [1, 1], [0, 0], [0, 0]] at epsilon1 = epsilon2 = ln 3)")
+
+
+def q2_formula(sb, ctx):
+    g = ctx.rng()
+    for _ in range(2):
+        e1, e2 = round(float(g.uniform(0.3, 3)), 3), round(float(g.uniform(0.3, 3)), 3)
+        reports = (g.random((int(g.integers(50, 3000)), 2)) < g.uniform(0.2, 0.8, size=2)).astype(int)
+        close(sb.call("both_estimate", reports, e1, e2), true_estimate(reports, e1, e2),
+              "both_estimate on random reports (is it unbiased when the two answers are related?)", rtol=1e-9)
+    bools = g.random((40, 2)) < 0.5
+    close(sb.call("both_estimate", reports=bools, epsilon1=1.0, epsilon2=2.0), true_estimate(bools, 1.0, 2.0),
+          "both_estimate on boolean reports, called by keyword", rtol=1e-9)
+
+
+def q2_no_clip(sb, ctx):
+    for pair in ((1, 0), (1, 1)):
+        reports = np.tile(pair, (12, 1))
+        close(sb.call("both_estimate", reports, 0.9, 1.4), true_estimate(reports, 0.9, 1.4),
+              f"both_estimate must not clip the estimate to [0, 1] (try twelve reports {pair})", rtol=1e-9)
+
+
+# ---------------------------------------------------------------- q3 both_variance
 def q3_public(sb, ctx):
-    close(sb.call("rr_estimate", np.array([1, 1, 1, 0]), np.log(3)), 1.0,
-          "rr_estimate at the public example ([1, 1, 1, 0] at epsilon = ln 3)")
+    close(sb.call("both_variance", np.full((2, 2), 0.25), 100, np.log(3), np.log(3)), 0.015,
+          "both_variance at the public example")
 
 
-def q3_formula(sb, ctx):
-    for epsilon in (0.4, 2.2):
-        reports = (ctx.rng().random(int(ctx.rng().integers(50, 3000))) < 0.4).astype(int)
-        expected = (reports.mean() - q(epsilon)) / (1 - 2 * q(epsilon))
-        close(sb.call("rr_estimate", reports, epsilon), expected, "rr_estimate on random reports", rtol=1e-9)
-    bools = ctx.rng().random(40) < 0.5
-    close(sb.call("rr_estimate", noisy_bits=bools, epsilon=1.0), (bools.mean() - q(1.0)) / (1 - 2 * q(1.0)),
-          "rr_estimate on boolean reports", rtol=1e-9)
+def q3_arrays(sb, ctx):
+    g = ctx.rng()
+    joint = draw_joint(g, 0.0)
+    n, e1, e2 = g.integers(5, 5000, 5), g.uniform(0.1, 4, 5), float(g.uniform(0.1, 4))
+    close(sb.call("both_variance", joint, n, e1, e2), true_variance(joint, n, e1, e2),
+          "both_variance element-wise on arrays", rtol=1e-8)
+    joint = draw_joint(g, 0.0)
+    close(sb.call("both_variance", joint=joint, n=40, epsilon1=0.25, epsilon2=np.array([0.5, 3.0])),
+          true_variance(joint, 40, 0.25, np.array([0.5, 3.0])), "both_variance called by keyword", rtol=1e-8)
+    corner = np.array([[0.0, 0.0], [0.0, 1.0]])
+    close(sb.call("both_variance", corner, 10, 1.5, 0.5), true_variance(corner, 10, 1.5, 0.5),
+          "both_variance when everyone answers yes to both", rtol=1e-8)
 
 
-def q3_no_clip(sb, ctx):
-    close(sb.call("rr_estimate", np.zeros(12, dtype=int), 0.9), -q(0.9) / (1 - 2 * q(0.9)),
-          "rr_estimate must not clip the estimate to [0, 1] (try twelve zeros)", rtol=1e-9)
-    close(sb.call("rr_estimate", np.ones((3, 4), dtype=int), 0.9), (1 - q(0.9)) / (1 - 2 * q(0.9)),
-          "rr_estimate must not clip the estimate to [0, 1] (try a (3, 4) array of ones)", rtol=1e-9)
-
-
-# ---------------------------------------------------------------- q4 rr_variance
-def variance(p, n, epsilon):
-    return (p * (1 - p) + np.exp(epsilon) / np.expm1(epsilon) ** 2) / n
+# ---------------------------------------------------------------- q4 best_split
+def true_split(joint, epsilon):
+    return float(optimize.minimize_scalar(lambda t: float(true_variance(joint, 1, t, epsilon - t)),
+                                          bounds=(0.0, epsilon), method="bounded",
+                                          options={"xatol": 1e-11}).x)
 
 
 def q4_public(sb, ctx):
-    close(sb.call("rr_variance", 0.5, 1000, np.log(3)), 0.001, "rr_variance at the public example")
+    got = as_float(sb.call("best_split", np.full((2, 2), 0.25), 2.0), "best_split")
+    require(abs(got - 1.0) < 1e-3, "best_split at the public example (every cell 0.25, epsilon = 2) must be 1")
 
 
-def q4_arrays(sb, ctx):
+def q4_skewed(sb, ctx):
     g = ctx.rng()
-    p, n, eps = g.uniform(0, 1, 5), g.integers(5, 5000, 5), g.uniform(0.1, 4, 5)
-    close(sb.call("rr_variance", p, n, eps), variance(p, n, eps), "rr_variance element-wise on arrays", rtol=1e-8)
-    close(sb.call("rr_variance", p=0.0, n=40, epsilon=0.25), variance(0.0, 40, 0.25), "rr_variance at p = 0",
-          rtol=1e-8)
+    for low, high in ((0.3, 1.5), (1.5, 4.0), (4.0, 9.0)):
+        while True:
+            joint, epsilon = draw_joint(g, 0.02), round(float(g.uniform(low, high)), 3)
+            best = true_split(joint, epsilon)
+            if abs(best - epsilon / 2) > 0.01:
+                break
+        got = as_float(sb.call("best_split", joint, epsilon) if low < 1.5 else
+                       sb.call("best_split", joint=joint, epsilon=epsilon), "best_split")
+        require(abs(got - best) < 1e-3,
+                "best_split is not the minimiser of the exact variance (within 0.001) on a table whose two "
+                "answers have different shares of yes")
 
 
-# ---------------------------------------------------------------- q5 simulate_estimates
-def asymmetric(a: float, b: float) -> Expr:
-    """The grader's mechanism: a 1 is reported as 1 with probability a, a 0 with probability b."""
-    return Expr(f"lambda bits, epsilon, rng: (rng.random(np.shape(bits)) < "
-                f"np.where(np.asarray(bits) == 1, {a!r}, {b!r})).astype(int)")
+def q4_errors(sb, ctx):
+    for bad in (0.0, -1.0, np.nan):
+        require(raises(sb, "best_split", np.full((2, 2), 0.25), bad),
+                "best_split must raise ValueError when epsilon is zero, negative or NaN (try 0, -1, np.nan)")
 
 
-def _reported_ones(sb, estimates, n, epsilon):
-    """The number of reported ones behind each estimate, through the notebook's own rr_estimate
-    (an affine map of the share of ones), so an error in q1 or q3 does not count twice."""
-    at_zero = as_float(sb.call("rr_estimate", np.zeros(n, dtype=int), epsilon), "rr_estimate")
-    at_one = as_float(sb.call("rr_estimate", np.ones(n, dtype=int), epsilon), "rr_estimate")
-    require(np.isfinite(at_zero) and np.isfinite(at_one) and at_one != at_zero,
-            "rr_estimate must grow with the share of reported ones (question 3)")
-    ones = n * (np.asarray(estimates, dtype=float) - at_zero) / (at_one - at_zero)
-    require(np.all(np.isfinite(ones)) and np.allclose(ones, np.round(ones), atol=1e-6),
-            "simulate_estimates: each estimate must be rr_estimate of the n reports of one survey")
-    return np.round(ones).astype(int).clip(0, n)
+# ---------------------------------------------------------------- q5 simulate_both
+def per_answer(a, b) -> Expr:
+    """The grader's mechanism: answer j is reported as 1 with probability a[j] when it is 1, b[j] when 0."""
+    return Expr(f"lambda pairs, epsilon1, epsilon2, rng: (rng.random(np.shape(pairs)) < "
+                f"np.where(np.asarray(pairs) == 1, np.array({list(a)!r}), np.array({list(b)!r}))).astype(int)")
+
+
+RR = ("lambda pairs, epsilon1, epsilon2, rng: (lambda p: np.where(rng.random(p.shape) < "
+      "1 / (1 + np.exp(np.array([epsilon1, epsilon2], dtype=float))), 1 - p, p))(np.asarray(pairs, dtype=int))")
+
+
+def report_law(joint, a, b):
+    """P[report pair = code] when the pairs come from joint and answer j says 1 w.p. a[j] (if 1) or b[j]."""
+    joint = np.asarray(joint, dtype=float)
+    law = np.zeros(4)
+    for x1, x2 in PAIRS:
+        one = [a[0] if x1 else b[0], a[1] if x2 else b[1]]
+        for y1, y2 in PAIRS:
+            law[2 * y1 + y2] += joint[x1, x2] * (one[0] if y1 else 1 - one[0]) * (one[1] if y2 else 1 - one[1])
+    return law
+
+
+def _compositions(n):
+    out = [(i, j, k, n - i - j - k) for i in range(n + 1) for j in range(n + 1 - i) for k in range(n + 1 - i - j)]
+    return np.array(out)
+
+
+def _estimate_law_fits(sb, estimates, n, e1, e2, law, what):
+    """The estimates of surveys of n reports drawn from ``law`` (over the four report pairs), through the
+    notebook's own both_estimate: each is the mean of z(y) over the n reports, with z(y) the estimate
+    from the single report y, so its exact law is that of sum(N_y z_y) / n, N ~ Multinomial(n, law)."""
+    z = np.array([as_float(sb.call("both_estimate", np.array([pair]), e1, e2), "both_estimate") for pair in PAIRS])
+    require(np.all(np.isfinite(z)), "both_estimate must be finite on a single report (question 2)")
+    counts = _compositions(n)
+    values = counts @ z / n
+    log_pmf = gammaln(n + 1) - gammaln(counts + 1).sum(axis=1) + (counts * np.log(np.maximum(law, 1e-300))).sum(axis=1)
+    order = np.argsort(values)
+    values, pmf = values[order], np.exp(log_pmf[order])
+    scale = 1e-7 * (1 + np.abs(values).max())
+    estimates = np.asarray(estimates, dtype=float)
+    require(np.all(np.isfinite(estimates)), f"{what}: the estimates must be finite")
+    nearest = np.clip(np.searchsorted(values, estimates), 1, values.size - 1)
+    nearest = np.where(np.abs(values[nearest - 1] - estimates) < np.abs(values[nearest] - estimates),
+                       nearest - 1, nearest)
+    require(np.all(np.abs(values[nearest] - estimates) < scale),
+            f"{what}: each estimate must be both_estimate of the n reports of one survey")
+    # bins of about equal probability, cut only between distinct values (equal values share a bin)
+    group = np.concatenate([[0], np.cumsum(np.diff(values) > scale)])
+    group_end = np.cumsum(np.bincount(group, weights=pmf))
+    bins = np.minimum((group_end * 12).astype(int), 11)[group]
+    probabilities = np.bincount(bins, weights=pmf, minlength=12)
+    observed = np.bincount(bins[nearest], minlength=12)
+    chisquare_fits(observed, probabilities, what)
 
 
 def q5_other_mechanism(sb, ctx):
     g = ctx.rng()
-    while True:  # a law of reports at least 0.1 away from randomized response's at the same p and epsilon
-        a, b = round(float(g.uniform(0.55, 0.95)), 4), round(float(g.uniform(0.02, 0.4)), 4)
-        p, n, epsilon = round(float(g.uniform(0.1, 0.9)), 3), int(g.integers(40, 120)), round(float(g.uniform(0.3, 2)), 3)
-        if abs(b + (a - b) * p - (q(epsilon) + (1 - 2 * q(epsilon)) * p)) > 0.1:
+    while True:  # the grader's law of reports must move the mean estimate well away from randomized response's
+        a = [round(float(v), 4) for v in g.uniform(0.55, 0.95, 2)]
+        b = [round(float(v), 4) for v in g.uniform(0.05, 0.4, 2)]
+        joint, n = draw_joint(g), int(g.integers(12, 20))
+        e1, e2 = round(float(g.uniform(0.5, 2)), 3), round(float(g.uniform(0.5, 2)), 3)
+        f = q(np.array([e1, e2]))
+        law, rr_law = report_law(joint, a, b), report_law(joint, 1 - f, f)
+        z = np.array([true_estimate(np.array([pair]), e1, e2) for pair in PAIRS])
+        if abs(law @ z - rr_law @ z) > 0.15:
             break
-    out = as_array(sb.call("simulate_estimates", p, n, epsilon, 4000, g, asymmetric(a, b)), "simulate_estimates")
-    require(out.shape == (4000,), "simulate_estimates must return num_surveys estimates")
-    pi = b + (a - b) * p
-    chisquare_fits(np.bincount(_reported_ones(sb, out, n, epsilon), minlength=n + 1),
-                   stats.binom.pmf(np.arange(n + 1), n, pi),
-                   "simulate_estimates must run the mechanism it is given on every survey's true bits (with "
-                   "another mechanism than randomized response the estimates do not follow the law its "
-                   "reports imply)")
+    out = as_array(sb.call("simulate_both", joint, n, e1, e2, 4000, g, per_answer(a, b)), "simulate_both")
+    require(out.shape == (4000,), "simulate_both must return num_surveys estimates")
+    _estimate_law_fits(sb, out, n, e1, e2, law,
+                       "simulate_both must run the mechanism it is given on every survey's true pairs (with "
+                       "another mechanism than pair_rr the estimates do not follow the law its reports imply)")
 
 
 def q5_shape(sb, ctx):
-    out = as_array(sb.call("simulate_estimates", 0.3, 50, 1.0, 40, ctx.rng(), Ref("randomized_response")),
-                   "simulate_estimates")
-    require(out.shape == (40,), "simulate_estimates must return num_surveys estimates (try 40 surveys)")
+    out = as_array(sb.call("simulate_both", np.array([[0.4, 0.1], [0.2, 0.3]]), 30, 1.0, 1.5, 40, ctx.rng(),
+                           Ref("pair_rr")), "simulate_both")
+    require(out.shape == (40,), "simulate_both must return num_surveys estimates (try 40 surveys)")
 
 
-q5_random = randomness("simulate_estimates", lambda g: (0.4, 30, 1.0, 20, g, asymmetric(0.7, 0.2)))
+q5_random = randomness("simulate_both", lambda g: (np.array([[0.4, 0.1], [0.2, 0.3]]), 20, 1.0, 1.0, 20, g,
+                                                   per_answer((0.7, 0.8), (0.2, 0.3))))
 
 
 def q5_own_mechanism(sb, ctx):
-    # the honest use: randomized response itself (the grader's exact copy), every argument by keyword
+    # the honest use: pair randomized response itself (the grader's copy), every argument by keyword
     g = ctx.rng()
-    p, n, epsilon = round(float(g.uniform(0.1, 0.9)), 3), int(g.integers(60, 200)), round(float(g.uniform(0.4, 1.6)), 3)
-    rr = Expr(RR)
-    out = as_array(sb.call("simulate_estimates", p=p, n=n, epsilon=epsilon, num_surveys=5000, rng=g, mechanism=rr),
-                   "simulate_estimates")
-    require(out.shape == (5000,), "simulate_estimates must return num_surveys estimates")
-    pi = q(epsilon) + (1 - 2 * q(epsilon)) * p
-    chisquare_fits(np.bincount(_reported_ones(sb, out, n, epsilon), minlength=n + 1),
-                   stats.binom.pmf(np.arange(n + 1), n, pi),
-                   "simulate_estimates with randomized response (called by keyword): the estimates do not "
-                   "follow the law of n reports")
+    joint, n = draw_joint(g), int(g.integers(12, 20))
+    e1, e2 = round(float(g.uniform(0.4, 1.6)), 3), round(float(g.uniform(0.4, 1.6)), 3)
+    out = as_array(sb.call("simulate_both", joint=joint, n=n, epsilon1=e1, epsilon2=e2, num_surveys=4000, rng=g,
+                           mechanism=Expr(RR)), "simulate_both")
+    require(out.shape == (4000,), "simulate_both must return num_surveys estimates")
+    f = q(np.array([e1, e2]))
+    _estimate_law_fits(sb, out, n, e1, e2, report_law(joint, 1 - f, f),
+                       "simulate_both with pair randomized response (called by keyword): the estimates do not "
+                       "follow the law of n reports")
 
 
 # ---------------------------------------------------------------- q6 empirical_epsilon
-HALF_RR = ("lambda bits, epsilon, rng: np.where(rng.random(np.shape(bits)) < 1 / (1 + np.exp(epsilon / 2)), "
-           "1 - np.asarray(bits, dtype=int), np.asarray(bits, dtype=int))")
-RR = ("lambda bits, epsilon, rng: np.where(rng.random(np.shape(bits)) < 1 / (1 + np.exp(epsilon)), "
-      "1 - np.asarray(bits, dtype=int), np.asarray(bits, dtype=int))")
-NO_NOISE = "lambda bits, epsilon, rng: np.array(bits, dtype=int)"
+def fixed_per_answer(a, b) -> Expr:
+    return Expr(f"lambda pairs, rng: (rng.random(np.shape(pairs)) < "
+                f"np.where(np.asarray(pairs) == 1, np.array({list(a)!r}), np.array({list(b)!r}))).astype(int)")
 
 
-def q6_other_mechanisms(sb, ctx):
-    g = ctx.rng()
-    got = as_float(sb.call("empirical_epsilon", Expr(HALF_RR), 1.6, 200_000, g), "empirical_epsilon")
-    require(abs(got - 0.8) < 0.05, "empirical_epsilon is wrong on another mechanism (it must measure the "
-                                   "mechanism it is given, not assume randomized response)")
-    a, b = round(float(g.uniform(0.75, 0.9)), 3), round(float(g.uniform(0.2, 0.4)), 3)
-    truth = max(np.log(a / b), np.log((1 - b) / (1 - a)))
-    got = as_float(sb.call("empirical_epsilon", asymmetric(a, b), 0.5, 200_000, g), "empirical_epsilon")
-    require(abs(got - truth) < 0.1, "empirical_epsilon is wrong on a mechanism that treats 0 and 1 differently "
-                                    "(take the largest ratio over both reports, in both directions)")
+def joint_rr(epsilon) -> Expr:
+    """Four-value randomized response on the pair: keep it with e^eps / (e^eps + 3), else one of the others."""
+    keep = float(np.exp(epsilon) / (np.exp(epsilon) + 3))
+    return Expr("lambda pairs, rng: (lambda c: (lambda r: np.stack([r // 2, r % 2], axis=-1))("
+                f"np.where(rng.random(c.shape) < {keep!r}, c, (c + 1 + rng.integers(0, 3, size=c.shape)) % 4)))("
+                "2 * np.asarray(pairs, dtype=int)[..., 0] + np.asarray(pairs, dtype=int)[..., 1])")
 
 
-def q6_keyword(sb, ctx):
-    g = ctx.rng()
-    epsilon = round(float(g.uniform(0.5, 2.0)), 3)
-    got = as_float(sb.call("empirical_epsilon", mechanism=Expr(RR), epsilon=epsilon, num_trials=200_000, rng=g),
-                   "empirical_epsilon")
-    require(abs(got - epsilon) < 0.08, "empirical_epsilon of randomized response (called by keyword) is off")
+TRUTHFUL = "lambda pairs, rng: np.array(pairs, dtype=int)"
+
+
+def channel_epsilon(a, b, relation):
+    """The exact epsilon of the per-answer mechanism with one-probabilities a (bit 1) and b (bit 0)."""
+    law = {x: report_law(np.eye(4)[2 * x[0] + x[1]].reshape(2, 2), a, b) for x in PAIRS}
+    worst = 0.0
+    for x, other in itertools.permutations(PAIRS, 2):
+        if relation == "one" and sum(u != v for u, v in zip(x, other)) != 1:
+            continue
+        worst = max(worst, float(np.max(np.abs(np.log(law[x] / law[other])))))
+    return worst
+
+
+TRIALS = 100_000
 
 
 def q6_infinite(sb, ctx):
-    got = as_float(sb.call("empirical_epsilon", Expr(NO_NOISE), 1.0, 1000, ctx.rng()), "empirical_epsilon")
-    require(got == np.inf, "empirical_epsilon must return inf for a mechanism that reports the true bit")
+    for relation in ("any", "one"):
+        got = as_float(sb.call("empirical_epsilon", Expr(TRUTHFUL), 1000, ctx.rng(), relation), "empirical_epsilon")
+        require(got == np.inf, f"empirical_epsilon must return inf for a mechanism that reports the true pair "
+                               f"(relation \"{relation}\")")
 
 
-q6_random = randomness("empirical_epsilon", lambda g: (Expr(HALF_RR), 1.0, 500, g))
+def q6_any(sb, ctx):
+    g = ctx.rng()
+    e1, e2 = round(float(g.uniform(0.4, 1.2)), 3), round(float(g.uniform(0.4, 1.2)), 3)
+    f = q(np.array([e1, e2]))
+    got = as_float(sb.call("empirical_epsilon", fixed_per_answer(1 - f, f), TRIALS, g), "empirical_epsilon")
+    require(abs(got - (e1 + e2)) < 0.12,
+            "empirical_epsilon is wrong for a mechanism that answers each question separately (relation \"any\": "
+            "compare every two pairs, including pairs that differ in both answers)")
+    a = [round(float(v), 3) for v in g.uniform(0.6, 0.85, 2)]
+    b = [round(float(v), 3) for v in g.uniform(0.15, 0.4, 2)]
+    got = as_float(sb.call("empirical_epsilon", mechanism=fixed_per_answer(a, b), num_trials=TRIALS, rng=g),
+                   "empirical_epsilon")
+    require(abs(got - channel_epsilon(a, b, "any")) < 0.15,
+            "empirical_epsilon is wrong on a mechanism that treats 0 and 1 differently (take the largest ratio "
+            "over every report, in both directions; called by keyword)")
+
+
+def q6_one(sb, ctx):
+    g = ctx.rng()
+    e1, e2 = round(float(g.uniform(0.4, 1.2)), 3), round(float(g.uniform(0.4, 1.2)), 3)
+    f = q(np.array([e1, e2]))
+    got = as_float(sb.call("empirical_epsilon", fixed_per_answer(1 - f, f), TRIALS, g, relation="one"),
+                   "empirical_epsilon")
+    require(abs(got - max(e1, e2)) < 0.12,
+            "empirical_epsilon with relation \"one\" is wrong for a mechanism that answers each question "
+            "separately (neighbours differ in exactly one answer)")
+    epsilon = round(float(g.uniform(0.8, 1.6)), 3)
+    got = as_float(sb.call("empirical_epsilon", joint_rr(epsilon), TRIALS, g, "one"), "empirical_epsilon")
+    require(abs(got - epsilon) < 0.12,
+            "empirical_epsilon with relation \"one\" is wrong for a mechanism that reports the pair jointly")
+
+
+def q6_relation(sb, ctx):
+    require(raises(sb, "empirical_epsilon", Expr(TRUTHFUL), 100, ctx.rng(), "both"),
+            "empirical_epsilon must raise ValueError for a relation other than \"any\" and \"one\" (try \"both\")")
+
+
+q6_random = randomness("empirical_epsilon", lambda g: (fixed_per_answer((0.7, 0.8), (0.3, 0.25)), 500, g))
 
 
 QUESTIONS = [
-    Question("q1", ["flip_probability"], [
-        Check("flip probability at the public example", 0.5, q1_public, public=True),
-        Check("flip probability on other inputs", 1.0, q1_grid),
-        Check("bad epsilon (zero, negative, NaN) raises ValueError", 0.5, q1_errors)]),
-    Question("q2", ["randomized_response"], [
-        Check("the number of flips varies from call to call as independent flips do", 0.5, q2_counts,
+    Question("q1", ["pair_rr"], [
+        Check("the number of flips varies from call to call as independent flips do", 0.5, q1_counts,
               statistical=True, gate=True),
-        Check("randomness drawn from rng", 0.25, q2_random, gate=True),
-        Check("shape, 0/1 reports, boolean bits accepted, input untouched", 0.25, q2_shape),
-        Check("the same flips on few bits as on many, and at every epsilon", 0.5, q2_sizes, statistical=True,
-              gate=True),
-        Check("flip rate at two epsilons", 0.5, q2_law, statistical=True),
-        Check("independent flips at every position", 0.25, q2_positions, statistical=True),
-        Check("empirical privacy on neighbouring bits", 0.75, q2_privacy, statistical=True)]),
-    Question("q3", ["rr_estimate"], [
-        Check("estimate at the public example", 0.5, q3_public, public=True),
-        Check("estimate on other reports", 1.0, q3_formula),
-        Check("no clipping", 0.5, q3_no_clip)]),
-    Question("q4", ["rr_variance"], [
-        Check("variance at the public example", 0.5, q4_public, public=True),
-        Check("variance element-wise on arrays", 1.5, q4_arrays)]),
-    Question("q5", ["simulate_estimates"], [
+        Check("randomness drawn from rng", 0.25, q1_random, gate=True),
+        Check("shape, 0/1 reports, boolean pairs accepted, input untouched", 0.25, q1_shape),
+        Check("bad epsilon or bad shape raises ValueError", 0.25, q1_errors),
+        Check("flip rate of each answer at its own epsilon", 0.75, q1_law, statistical=True),
+        Check("independent flips between the answers and across positions", 0.5, q1_independence,
+              statistical=True),
+        Check("empirical privacy on neighbouring pairs", 0.5, q1_privacy, statistical=True)]),
+    Question("q2", ["both_estimate"], [
+        Check("estimate at the public example", 0.5, q2_public, public=True),
+        Check("estimate on other reports", 1.0, q2_formula),
+        Check("no clipping", 0.5, q2_no_clip)]),
+    Question("q3", ["both_variance"], [
+        Check("variance at the public example", 0.5, q3_public, public=True),
+        Check("variance element-wise on arrays and at a corner table", 1.5, q3_arrays)]),
+    Question("q4", ["best_split"], [
+        Check("split at the public example", 0.5, q4_public, public=True),
+        Check("the minimiser on skewed tables", 1.25, q4_skewed),
+        Check("bad epsilon raises ValueError", 0.25, q4_errors)]),
+    Question("q5", ["simulate_both"], [
         Check("the simulation runs the mechanism it is given (a mechanism of the grader's)", 1.5,
               q5_other_mechanism, statistical=True, gate=True),
         Check("one estimate per survey", 0.25, q5_shape),
         Check("simulation draws from rng", 0.25, q5_random),
-        Check("estimates follow the law of randomized response's reports (keyword call)", 1.0, q5_own_mechanism,
-              statistical=True)]),
+        Check("estimates follow the law of pair randomized response's reports (keyword call)", 1.0,
+              q5_own_mechanism, statistical=True)]),
     Question("q6", ["empirical_epsilon"], [
-        Check("inf for a non-private mechanism", 0.75, q6_infinite),
-        Check("empirical epsilon of other mechanisms", 1.25, q6_other_mechanisms, statistical=True),
-        Check("empirical epsilon of randomized response (keyword call)", 0.5, q6_keyword, statistical=True),
-        Check("the measurement draws from rng", 0.5, q6_random)]),
+        Check("inf for a non-private mechanism", 0.5, q6_infinite),
+        Check("empirical epsilon under \"any\" of other mechanisms", 1.0, q6_any, statistical=True),
+        Check("empirical epsilon under \"one\" of other mechanisms", 1.0, q6_one, statistical=True),
+        Check("bad relation raises ValueError", 0.25, q6_relation),
+        Check("the measurement draws from rng", 0.25, q6_random)]),
     # written answers: model answers in the master, rubrics in book/assignments/masters/written_answers.md
     Question("q7", [], [], manual_points=5.0),
-    Question("q8", [], [], manual_points=4.0),
+    Question("q8", [], [], manual_points=5.0),
 ]
