@@ -1,16 +1,23 @@
-"""Hidden checks of assignment 4 (DP and RDP histograms, the exact projection).
+"""Hidden checks of assignment 4 (private histograms of a multi-tick survey, RDP, an L1 projection).
 
-No reference projection lives here: q4 is checked by the optimality conditions of the L1 problem
-(no single unit moved from one cell to another lowers the cost: for a separable convex cost over
-the histograms of n observations, that is global optimality) and by the properties of the tie rule.
-The stored risks of q5 and q6 are checked against the grader's own simulation (its releases, its
-losses), which projects with the student's project_to_histograms after checking every result is an
-exact minimiser with the smallest-first rule, so any such minimiser is accepted there.
+The questions ask for what the chapters do not print: the noise scale when each respondent may tick up
+to m cells (q1; the chapters do m = 1), the smallest n at which the sharper bad-event theorem of ch12
+guarantees (eps, gamma)-RDP (q2; the chapter prints the bound, not its inversion), the sparse release of
+a multi-tick survey (q3), the exact L1 projection onto the share vectors such a survey can produce
+(q4: bounded cells and a sum at most m n, not the chapter's histograms of n observations), and the
+bias-noise trade-off of truncating every respondent to m ticks (q5, q6).
+
+No reference projection lives here: q4 is checked by brute force on small cases and by the exchange
+conditions of a separable convex problem over an M-natural-convex set (no unit added, removed or moved
+lowers the cost), which are sufficient for global optimality. q5 runs the student's simulation on a
+mechanism of the grader's own (Gaussian noise of a scale drawn per run) and compares it with the
+grader's own simulation of that mechanism; q6 compares with the exact risk of the right Laplace release.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from scipy import stats
@@ -26,6 +33,7 @@ from ..checks import (
     low_bits_same_law,
     not_too_regular,
     privacy_holds,
+    raises,
     randomness,
     reproducible_and_random,
     require,
@@ -36,212 +44,240 @@ from ..sandbox import Expr
 NAME = "a4_rdp_histograms"
 
 
-def _release(epsilon: float, sparse: bool = False) -> Expr:
-    """The grader's own DP (or sparse RDP) histogram at ``epsilon``, with the question's signature."""
-    noisy = f"counts / counts.sum() + rng.laplace(0.0, 2.0 / (counts.sum() * {epsilon!r}), np.shape(counts))"
-    if sparse:
-        noisy = f"np.where(np.asarray(counts) == 0, 0.0, {noisy})"
-    return Expr(f"lambda counts, rng: {noisy}")
-
-
-IDENTITY = Expr("lambda z, n: np.asarray(z, dtype=float)")
+def _scale(n, k, m, epsilon):
+    return min(2 * m, k) / (n * epsilon)
 
 
 # ---------------------------------------------------------------- q1
 def q1_scale(sb, ctx):
     g = ctx.rng()
-    for _ in range(3):
-        n, e = int(g.integers(10, 10_000)), float(g.uniform(0.05, 3))
-        close(sb.call("histogram_noise_scale", n, e), 2 / (n * e),
-              "histogram_noise_scale: not the Laplace scale that makes the release of theta epsilon-DP", rtol=1e-9)
-    close(sb.call("histogram_noise_scale", np.int64(400), np.float64(0.5)), 0.01,
-          "histogram_noise_scale must accept NumPy numbers", rtol=1e-9)
+    cases = [(int(g.integers(10, 10_000)), int(g.integers(2, 60)), None, float(g.uniform(0.05, 3))) for _ in range(4)]
+    cases = [(n, k, int(g.integers(1, k // 2 + 1)), e) for n, k, _, e in cases[:2]] + \
+            [(n, k, int(g.integers(k // 2 + 1, k + 1)), e) for n, k, _, e in cases[2:]]
+    for n, k, m, e in cases[:2]:
+        close(sb.call("tick_noise_scale", n, k, m, e), _scale(n, k, m, e),
+              "tick_noise_scale: not the smallest Laplace scale that makes the shares epsilon-DP (cases with 2m <= k)")
+    for n, k, m, e in cases[2:]:
+        close(sb.call("tick_noise_scale", n, k, m, e), _scale(n, k, m, e),
+              "tick_noise_scale: not the smallest Laplace scale when 2m > k (how far apart can two respondents' "
+              "answers be when there are only k cells?)")
+    close(sb.call("tick_noise_scale", np.int64(400), np.int64(10), np.int64(2), np.float64(0.5)), 0.02,
+          "tick_noise_scale must accept NumPy numbers (n = 400, k = 10, m = 2, epsilon = 0.5)", rtol=1e-9)
 
 
-
-
-def _noise(sb, counts, epsilon, g):
-    n = counts.sum()
-    z = as_array(sb.call("dp_histogram", counts, epsilon, g), "dp_histogram")
-    require(z.shape == counts.shape, "dp_histogram: one value per cell (the output must have the shape of counts)")
-    return (z - counts / n) * n * epsilon / 2  # standard Laplace if the answer is right
+def _shares(sb, counts, n, m, epsilon, g, by_keyword=False):
+    if by_keyword:
+        z = sb.call("tick_shares", counts=counts, n=n, m=m, epsilon=epsilon, rng=g)
+    else:
+        z = sb.call("tick_shares", counts, n, m, epsilon, g)
+    z = as_array(z, "tick_shares")
+    require(z.shape == np.shape(counts), "tick_shares: one value per cell (the output must have the shape of counts)")
+    return z
 
 
 def q1_mechanism(sb, ctx):
-    """The release behaves as a private mechanism: random, independent noise in every cell (not the
-    law's quantiles), and neighbouring histograms indistinguishable, down to the last digits."""
-    reproducible_and_random(sb, "dp_histogram", lambda g: (np.array([5, 0, 3]), 1.0, g), ctx, "dp_histogram")
-    counts = np.arange(20_000) % 4 + 1
-    noise = _noise(sb, counts, 0.3, ctx.rng())
-    require(np.all(np.isfinite(noise)), "dp_histogram: the output has NaN or infinite values")
+    """A private mechanism: random, independent noise in every cell (not the law's quantiles), and
+    neighbouring surveys indistinguishable, down to the last digits."""
+    reproducible_and_random(sb, "tick_shares", lambda g: (np.array([5, 0, 3, 4]), 6, 2, 1.0, g), ctx, "tick_shares")
+    counts, n, m, epsilon = np.arange(20_000) % 4 + 1, 25_000, 2, 0.3
+    z = _shares(sb, counts, n, m, epsilon, ctx.rng())
+    noise = (z - counts / n) / _scale(n, counts.size, m, epsilon)  # standard Laplace if the answer is right
+    require(np.all(np.isfinite(noise)), "tick_shares: the output has NaN or infinite values")
     require(np.unique(noise).size > 0.99 * noise.size,
-            "dp_histogram: the cells share noise values (every cell needs its own independent Laplace draw; "
-            "try dp_histogram(np.ones(10, dtype=int), 1.0, rng) and look at the noise)")
-    not_too_regular(noise, stats.laplace.cdf, "dp_histogram")
-    _q1_privacy(sb, ctx)
+            "tick_shares: the cells share noise values (every cell needs its own independent Laplace draw)")
+    not_too_regular(noise, stats.laplace.cdf, "tick_shares")
+    # cells ticked by 3 respondents and by 2 are neighbouring values of one cell (one respondent's tick
+    # moved): in count units their releases may differ by at most e^(epsilon / min(2m, k))
+    counts, n, m, epsilon = np.tile([3, 2], 20_000), 20_000, 5, 1.0
+    z = _shares(sb, counts, n, m, epsilon, ctx.rng())
+    privacy_holds(n * z[counts == 3], n * z[counts == 2], epsilon / (2 * m), np.linspace(-25, 30, 23),
+                  "tick_shares")
+    # the last digits, on cells of 101 and 100 respondents (the noise is small against the share there)
+    counts, n, m = np.tile([101, 100], 10_000), 1_010_000, 2
+    z = _shares(sb, counts, n, m, epsilon, ctx.rng())
+    low_bits_same_law(z[counts == 101], z[counts == 100], "tick_shares")
 
 
 def q1_law(sb, ctx):
-    for counts, epsilon in ((np.arange(20_000) % 4 + 1, 0.3), (np.r_[np.zeros(9_000, int), [40] * 1000], 2.0)):
-        n = counts.sum()
-        z = as_array(sb.call("dp_histogram", counts, epsilon, rng=ctx.rng()), "dp_histogram")
-        require(z.shape == counts.shape, "dp_histogram: one value per cell (the output must have the shape of counts)")
-        ks_fits(z - counts / n, laplace_cdf(2 / (n * epsilon)), "dp_histogram")
-    # the scaled noise of 400 histograms of 3 cells against that of one histogram of 5,000 cells
-    epsilon = 1.0
-    counts = np.arange(5_000) % 7
-    large = _noise(sb, counts, epsilon, ctx.rng())
-    for small_counts in (np.array([5, 0, 3]), np.array([6, 2])):  # three cells; a yes/no question
-        small = np.concatenate([_noise(sb, small_counts, epsilon, ctx.rng()) for _ in range(400)])
-        same_law(small, large, "dp_histogram: small histograms (2 or 3 cells) against a large one")
+    g = ctx.rng()
+    for counts, n, m, epsilon in ((np.arange(20_000) % 4 + 1, 25_000, 2, 0.3),
+                                  (np.r_[np.zeros(9_000, int), [40] * 1000], 400, 100, 2.0)):
+        z = _shares(sb, counts, n, m, epsilon, g, by_keyword=True)
+        ks_fits(z - counts / n, laplace_cdf(_scale(n, counts.size, m, epsilon)),
+                f"tick_shares (m = {m}, 2m <= k): the noise")
+    # few cells, more ticks allowed than half the cells: 300 surveys of 3 cells with m = 3
+    small = np.concatenate([(_shares(sb, np.array([4, 0, 2]), 5, 3, 1.0, ctx.rng()) - [0.8, 0, 0.4]) / _scale(5, 3, 3, 1.0)
+                            for _ in range(300)])
+    ks_fits(small, stats.laplace.cdf, "tick_shares on 3 cells with m = 3 (2m > k): the noise")
+    large = (_shares(sb, np.arange(5_000) % 7, 10_000, 3, 1.0, ctx.rng()) - (np.arange(5_000) % 7) / 10_000) / _scale(
+        10_000, 5_000, 3, 1.0)
+    same_law(small, large, "tick_shares: a survey of 3 cells against one of 5,000 (scaled noise)")
 
 
-def _q1_privacy(sb, ctx):
-    # a cell holding 3 people and a cell holding 2 are neighbouring values of one cell (one person
-    # moved): their released values, in count units, may differ by at most e^(epsilon/2)
-    counts = np.tile([3, 2], 20_000)
-    n, epsilon = counts.sum(), 1.0
-    z = as_array(sb.call("dp_histogram", counts, epsilon, ctx.rng()), "dp_histogram")
-    require(z.shape == counts.shape, "dp_histogram: one value per cell (the output must have the shape of counts)")
-    privacy_holds(n * z[counts == 3], n * z[counts == 2], epsilon / 2, np.linspace(-3, 8, 23), "dp_histogram")
-    # the last digits, on cells of 101 and 100 people: the noise is small against theta there, so an
-    # honest sum never cancels (a cancellation leaves trailing zero bits that depend on theta)
-    counts = np.tile([101, 100], 10_000)
-    z = as_array(sb.call("dp_histogram", counts, epsilon, ctx.rng()), "dp_histogram")
-    require(z.shape == counts.shape, "dp_histogram: one value per cell (the output must have the shape of counts)")
-    low_bits_same_law(z[counts == 101], z[counts == 100], "dp_histogram")
+def q1_bad_input(sb, ctx):
+    for counts, n, m, why in (([3, 7, 1], 5, 2, "a cell ticked by more respondents than n"),
+                              ([3, 4, 4], 5, 2, "more ticks than m per respondent allow"),
+                              ([3, -1, 1], 5, 2, "a negative count"),
+                              ([2.5, 1, 1], 5, 2, "a count that is not a whole number")):
+        require(raises(sb, "tick_shares", np.array(counts), n, m, 1.0, ctx.rng()),
+                f"tick_shares must raise ValueError when the counts cannot come from the survey ({why})")
+    z = as_array(sb.call("tick_shares", [5, 5, 0], 5, 2, 1.0, ctx.rng()), "tick_shares")
+    require(z.shape == (3,), "tick_shares must accept a list of counts ([5, 5, 0] with n = 5, m = 2 is possible)")
+    z = as_array(sb.call("tick_shares", np.array([5.0, 5.0, 0.0]), np.int64(5), np.int64(2), np.float64(1.0),
+                         ctx.rng()), "tick_shares")
+    require(z.shape == (3,), "tick_shares must accept whole numbers stored as floats and NumPy numbers")
 
 
 # ---------------------------------------------------------------- q2
-def _bool(value, what):
-    require(isinstance(value, (bool, np.bool_)), f"{what} must return True or False (a bool or np.bool_)")
-    return bool(value)
+def _log_u(k, n):
+    """log of U_{k,n} = 2(k-1) n^n/(n+1)^(n+1) + (2/k)(1-1/k)^n."""
+    a = math.log(2 * (k - 1)) - n * math.log1p(1 / n) - math.log(n + 1)
+    b = math.log(2 / k) + n * math.log1p(-1 / k)
+    return float(np.logaddexp(a, b))
+
+
+def _needed_ok(k, gamma, got):
+    """got is the smallest n >= k with U_{k,n} <= gamma (a relative slack of 1e-9 at the boundary)."""
+    if got != int(got) or got < k:
+        return False
+    got = int(got)
+    holds = _log_u(k, got) <= math.log(gamma) + 1e-9
+    smallest = got == k or _log_u(k, got - 1) > math.log(gamma) - 1e-9
+    return holds and smallest
 
 
 def q2_values(sb, ctx):
     g = ctx.rng()
-    k = int(g.integers(10, 500))
-    gamma = float(g.uniform(0.05, 0.5))
-    n_edge = int(np.ceil(2 * k / gamma))
-    require(_bool(sb.call("sparse_condition", k, n_edge, gamma), "sparse_condition"),
-            "sparse_condition must hold at the boundary of the chapter's condition (equality included)")
-    require(not _bool(sb.call("sparse_condition", k, n_edge - 1, gamma), "sparse_condition"),
-            "sparse_condition must fail just below the boundary")
-    require(_bool(sb.call("sparse_condition", np.int64(5), np.int64(10**6), np.float64(1e-5)), "sparse_condition"),
-            "sparse_condition must accept NumPy numbers (k = 5, n = 10**6, gamma = 1e-5 is on the boundary)")
+    cases = [(int(g.integers(2, 40)), float(g.uniform(0.05, 0.5))) for _ in range(6)]
+    cases += [(int(g.integers(100, 5_000)), float(g.uniform(0.01, 0.3))) for _ in range(6)]
+    for k, gamma in cases:
+        got = as_float(sb.call("records_needed", k, gamma), "records_needed")
+        require(_needed_ok(k, gamma, got), "records_needed: not the smallest n at which the sharper theorem "
+                                           "guarantees (epsilon, gamma)-RDP for every population (k up to 5,000)")
+    k, gamma = int(g.integers(200_000, 1_000_000)), float(g.uniform(0.001, 0.01))
+    got = as_float(sb.call("records_needed", k=k, gamma=gamma), "records_needed")
+    require(_needed_ok(k, gamma, got), "records_needed: wrong or too slow for large k and small gamma "
+                                       "(k near 10^6, gamma near 10^-3)")
+    got = as_float(sb.call("records_needed", np.int64(25), np.float64(0.1)), "records_needed")
+    require(got == 177, "records_needed must accept NumPy numbers (k = 25, gamma = 0.1 gives 177)")
+    for k, gamma in ((1, 0.1), (25, 0.0), (25, 0.7), (25, -0.1)):
+        require(raises(sb, "records_needed", k, gamma),
+                "records_needed must raise ValueError for k < 2 or gamma outside (0, 0.5]")
 
 
 # ---------------------------------------------------------------- q3
+def _sparse(sb, counts, n, m, epsilon, gamma, g):
+    z = as_array(sb.call("sparse_tick_shares", counts, n, m, epsilon, gamma, rng=g), "sparse_tick_shares")
+    require(z.shape == np.shape(counts), "sparse_tick_shares: one value per cell")
+    return z
+
+
 def q3_zeros(sb, ctx):
     counts = np.where(np.arange(2_000) % 2 == 0, 10, 0)
-    z = as_array(sb.call("rdp_histogram", counts, 0.5, 0.5, ctx.rng()), "rdp_histogram")
-    require(z.shape == counts.shape, "rdp_histogram: one value per cell")
-    require(np.all(z[counts == 0] == 0), "rdp_histogram: when the sparse condition holds, empty cells are released "
-                                         "as exact zeros")
-    require(np.all(z[counts > 0] != 10 / counts.sum()), "rdp_histogram: non-empty cells get noise")
+    z = _sparse(sb, counts, 8_000, 2, 0.5, 0.5, ctx.rng())
+    require(np.all(z[counts == 0] == 0), "sparse_tick_shares: when the sparse condition holds, cells nobody ticked "
+                                         "are released as exact zeros")
+    require(np.all(z[counts > 0] != 10 / 8_000), "sparse_tick_shares: ticked cells get noise")
 
 
 def q3_law(sb, ctx):
     counts = np.where(np.arange(20_000) % 2 == 0, 10, 0)
-    n = counts.sum()
-    z = as_array(sb.call("rdp_histogram", counts, 0.5, 0.5, rng=ctx.rng()), "rdp_histogram")
-    require(z.shape == counts.shape, "rdp_histogram: one value per cell")
-    ks_fits(z[counts > 0] - 10 / n, laplace_cdf(2 / (n * 0.5)), "rdp_histogram: the noise of the non-empty cells")
-    z = as_array(sb.call("rdp_histogram", counts, 0.5, 0.3, ctx.rng()), "rdp_histogram")
-    require(z.shape == counts.shape, "rdp_histogram: one value per cell")
-    ks_fits(z[counts == 0], laplace_cdf(2 / (n * 0.5)),
-            "rdp_histogram: when the sparse condition fails, the empty cells (the fall-back)")
+    n, m = 80_000, 3  # 2k = 40,000 <= gamma n at gamma = 0.5; fails at gamma = 0.3
+    z = _sparse(sb, counts, n, m, 0.5, 0.5, ctx.rng())
+    ks_fits(z[counts > 0] - 10 / n, laplace_cdf(_scale(n, counts.size, m, 0.5)),
+            "sparse_tick_shares: the noise of the ticked cells")
+    z = _sparse(sb, counts, n, m, 0.5, 0.3, ctx.rng())
+    ks_fits(z[counts == 0], laplace_cdf(_scale(n, counts.size, m, 0.5)),
+            "sparse_tick_shares: when the sparse condition fails, the cells nobody ticked (the fall-back)")
+    counts = np.array([3, 0, 1, 0])
+    small = np.concatenate([_sparse(sb, counts, 200, 3, 1.0, 0.05, ctx.rng())[[0, 2]] - [0.015, 0.005]
+                            for _ in range(300)])  # 2k = 8 <= gamma n = 10; 2m = 6 > k = 4
+    ks_fits(small, laplace_cdf(_scale(200, 4, 3, 1.0)), "sparse_tick_shares on 4 cells with m = 3: the noise")
 
 
-q3_random = randomness("rdp_histogram", lambda g: (np.array([5, 0, 3, 0]), 1.0, 0.1, g))
+def q3_bad_input(sb, ctx):
+    require(raises(sb, "sparse_tick_shares", np.array([3, 4, 4]), 5, 2, 1.0, 0.5, ctx.rng()),
+            "sparse_tick_shares must raise ValueError when the counts cannot come from the survey "
+            "(more ticks than m per respondent allow)")
+    require(raises(sb, "sparse_tick_shares", np.array([6, 0, 1]), 5, 2, 1.0, 0.5, ctx.rng()),
+            "sparse_tick_shares must raise ValueError when a cell is ticked by more respondents than n")
+
+
+q3_random = randomness("sparse_tick_shares", lambda g: (np.array([5, 0, 3, 0]), 80, 2, 1.0, 0.1, g))
 
 
 # ---------------------------------------------------------------- q4
-def _counts(h, n, k, what):
+def _counts(h, n, m, k, what):
     h = as_array(h, what)
     require(h.shape == (k,), f"{what} must return one value per cell (a 1-D array like z)")
     c = h * n
-    require(np.all(np.isfinite(c)) and np.allclose(c, np.round(c), atol=1e-6) and np.all(np.round(c) >= 0)
-            and int(np.round(c).sum()) == n, f"{what} must return a histogram of n observations: non-negative "
-                                             "multiples of 1/n that sum to 1")
-    return np.round(c)
+    require(np.all(np.isfinite(c)) and np.allclose(c, np.round(c), atol=1e-6),
+            f"{what} must return shares: multiples of 1/n")
+    c = np.round(c)
+    require(np.all(c >= 0) and np.all(c <= n) and c.sum() <= m * n,
+            f"{what} must return shares that a survey of n respondents, each ticking at most m different cells, "
+            "can produce")
+    return c
 
 
-def is_l1_minimiser(w, c, tol=1e-7):
-    """No unit moved from one cell to another lowers sum |w - c| (global optimality for this problem)."""
+def is_minimiser(w, c, n, m, tol=1e-7):
+    """No unit added, removed or moved between two cells lowers sum |w - c| (global optimality here)."""
     here = np.abs(w - c)
-    lower = np.where(c >= 1, np.abs(w - c + 1) - here, np.inf)  # take a unit from cell i
-    raise_ = np.abs(w - c - 1) - here  # give a unit to cell j
-    order = np.argsort(raise_)
-    best_j = np.where(np.arange(w.size) == order[0], raise_[order[1]], raise_[order[0]])  # j != i
-    return bool(np.all(lower + best_j >= -tol))
+    down = np.where(c >= 1, np.abs(w - c + 1) - here, np.inf)
+    up = np.where(c <= n - 1, np.abs(w - c - 1) - here, np.inf)
+    if np.any(down < -tol):
+        return False
+    if c.sum() < m * n and np.any(up < -tol):
+        return False
+    order = np.argsort(up)
+    best_up = np.where(np.arange(w.size) == order[0], up[order[1]] if w.size > 1 else np.inf, up[order[0]])
+    return bool(np.all(down + best_up >= -tol))
 
 
-def brute_force_cost(z, n):
-    k = len(z)
+def brute_force_cost(w, n, m):
     best = np.inf
-    for bars in itertools.combinations(range(n + k - 1), k - 1):
-        c = np.diff(np.array([-1, *bars, n + k - 1])) - 1
-        best = min(best, np.abs(z - c / n).sum())
+    for c in itertools.product(range(n + 1), repeat=len(w)):
+        if sum(c) <= m * n:
+            best = min(best, np.abs(w - np.array(c)).sum())
     return best
 
 
 def q4_public(sb, ctx):
-    z, n = np.array([0.52, 0.49, -0.03, 0.02]), 100
-    c = _counts(sb.call("project_to_histograms", z, n), n, 4, "project_to_histograms (public example)")
-    require(is_l1_minimiser(n * z, c), "project_to_histograms: at the public example z = (0.52, 0.49, -0.03, "
-                                       "0.02), n = 100, the result is not an L1 minimiser")
+    z, n, m = np.array([0.9, 0.74, 0.56, 0.3, -0.1]), 10, 2
+    c = _counts(sb.call("project_tick_shares", z, n, m), n, m, 5, "project_tick_shares (public example)")
+    require(np.isclose(np.abs(z - c / n).sum(), 0.6),
+            "project_tick_shares: at the public example z = (0.9, 0.74, 0.56, 0.3, -0.1), n = 10, m = 2, the "
+            "result is not an L1 minimiser")
 
 
-def _cases(g, count, kmax, nmax):
-    for _ in range(count):
-        k, n = int(g.integers(2, kmax)), int(g.integers(1, nmax))
-        yield g.dirichlet(np.ones(k)) + g.laplace(0, 2 / (n * float(g.uniform(0.2, 2))), k), n
+def q4_brute(sb, ctx):
+    g = ctx.rng()
+    for _ in range(15):  # small cases: the cost against a search over every possible survey result
+        k, n = int(g.integers(1, 5)), int(g.integers(1, 6))
+        m = int(g.integers(1, k + 1))
+        z = g.uniform(-0.3, 1.3, k) * g.choice([0.5, 1.0, 2.0])
+        c = _counts(sb.call("project_tick_shares", z, n, m), n, m, k, "project_tick_shares")
+        require(np.isclose(np.abs(n * z - c).sum(), brute_force_cost(n * z, n, m)),
+                "project_tick_shares is not an L1 minimiser (small cases: k <= 4 cells, n <= 5)")
 
 
 def q4_optimal(sb, ctx):
     g = ctx.rng()
-    for _ in range(15):  # small cases: the cost against a brute-force search
-        k, n = int(g.integers(2, 5)), int(g.integers(1, 9))
-        z = g.dirichlet(np.ones(k)) + g.laplace(0, 0.2, k)
-        c = _counts(sb.call("project_to_histograms", z, n), n, k, "project_to_histograms")
-        require(np.isclose(np.abs(z - c / n).sum(), brute_force_cost(z, n)),
-                "project_to_histograms is not an L1 minimiser (small cases, k <= 4 cells and n <= 8)")
-    cases = [(np.zeros(5), 7), (np.array([-1.0, -2.0]), 4), (np.array([0.25] * 4), 6), *_cases(g, 20, 60, 400)]
-    for z, n in cases:  # larger ones: no unit moved between two cells lowers the cost
-        c = _counts(sb.call("project_to_histograms", z, n), n, z.size, "project_to_histograms")
-        require(is_l1_minimiser(n * z, c), "project_to_histograms is not an L1 minimiser (moving one unit from "
-                                           "one cell to another lowers the cost; up to 60 cells and n up to 400)")
-    c = _counts(sb.call("project_to_histograms", [0.5, 0.25, 0.25], np.int64(4)), 4, 3, "project_to_histograms")
-    require(np.array_equal(c, [2, 1, 1]), "project_to_histograms must accept a list for z and a NumPy integer for n")
-
-
-def follows_smallest_first(w, c):
-    """In a surplus case, ``c`` keeps at most the whole units b of every cell and lowers a cell only
-    after every cell with fewer units is empty (at most one cell partly cut; any order among equals)."""
-    b = np.floor(np.maximum(w, 0.0))
-    if np.any(c > b):
-        return False
-    cut = c < b
-    if np.sum(cut & (c > 0)) > 1:
-        return False
-    largest_cut = b[cut].max() if np.any(cut) else -1
-    return bool(np.all(c[b < largest_cut] == 0))
-
-
-def q4_rule(sb, ctx):
-    g = ctx.rng()
-    tried = 0
-    for z, n in [(np.array([0.5, 0.4, 0.35, -0.1]), 6), (np.array([0.3, 0.3, 0.3, 0.2]), 10),
-                 *_cases(g, 60, 60, 400)]:
-        w = n * z
-        if np.floor(np.maximum(w, 0.0)).sum() <= n:
-            continue  # no surplus: every minimiser is accepted
-        tried += 1
-        c = _counts(sb.call("project_to_histograms", z, n), n, z.size, "project_to_histograms")
-        require(follows_smallest_first(w, c), "project_to_histograms does not take the surplus from the smallest "
-                                              "cells first (try the question's example)")
-    require(tried >= 5, "internal: too few surplus cases")
+    cases = [(np.zeros(5), 7, 2), (np.array([-1.0, -2.0]), 4, 1), (np.array([2.0, 1.5, 1.2]), 6, 1),
+             (np.full(4, 0.5), 9, 2), (np.array([0.5, 0.5, 0.5]), 2, 3)]
+    for _ in range(20):
+        k, n = int(g.integers(2, 60)), int(g.integers(1, 400))
+        m = int(g.integers(1, k + 1))
+        share = np.minimum(g.dirichlet(np.ones(k)) * m * float(g.uniform(0.5, 1.5)), 1.0)
+        cases.append((share + g.laplace(0, 2 * m / (n * float(g.uniform(0.2, 2))), k), n, m))
+    for z, n, m in cases:
+        c = _counts(sb.call("project_tick_shares", z, n, m), n, m, z.size, "project_tick_shares")
+        require(is_minimiser(n * z, c, n, m), "project_tick_shares is not an L1 minimiser (adding, removing or moving "
+                                              "one unit lowers the cost; up to 60 cells and n up to 400)")
+    c = _counts(sb.call("project_tick_shares", z=[0.5, 0.25, 0.25], n=np.int64(4), m=np.int64(1)), 4, 1, 3,
+                "project_tick_shares")
+    require(np.array_equal(c, [2, 1, 1]), "project_tick_shares must accept a list for z and NumPy integers for n "
+                                          "and m (by keyword)")
 
 
 # ---------------------------------------------------------------- q5
@@ -251,129 +287,133 @@ def _risk(value, what):
     return as_float(value[0], f"{what}: the risk"), as_float(value[1], f"{what}: the standard error")
 
 
+def _truncate(ticks, m):
+    ticks = np.asarray(ticks)
+    return ticks * (np.cumsum(ticks, axis=1) <= m)
+
+
+TICKS = np.array([[1, 1, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0], [0, 1, 1, 1]])  # the question's example
+
+
 def q5_exact(sb, ctx):
-    fixed = Expr("lambda counts, rng: np.array([0.25, 0.75])")
-    risk, se = _risk(sb.call("estimate_risk", np.array([3, 1]), fixed, IDENTITY, 5, ctx.rng()), "estimate_risk")
-    require(np.isclose(risk, 1.0) and np.isclose(se, 0.0, atol=1e-9),
-            "estimate_risk of a fixed release (0.25, 0.75) for counts (3, 1), projected by the identity: the risk "
-            "must be its L1 distance from theta, 1, with standard error 0")
-    half = Expr("lambda z, n: np.full(np.shape(z), 0.5)")
-    risk, _ = _risk(sb.call("estimate_risk", counts=np.array([3, 1]), release=fixed, project=half, num_reps=5,
-                            rng=ctx.rng()), "estimate_risk")
-    require(np.isclose(risk, 0.5), "estimate_risk must measure the loss of the *projected* release "
-                                   "(project(release(counts, rng), n)), using the project it is given")
+    # a release that is the truncated shares exactly: the risk is the truncation's bias alone
+    exact = Expr("lambda counts, n, m, epsilon, rng: np.asarray(counts, dtype=float) / n")
+    risk, se = _risk(sb.call("truncation_risk", TICKS, 2, 1.0, exact, 5, ctx.rng()), "truncation_risk")
+    require(np.isclose(risk, 0.5) and np.isclose(se, 0.0, atol=1e-9),
+            "truncation_risk of the question's example (m = 2) with a release that returns the truncated shares "
+            "exactly must be (0.5, 0): truncate every respondent to the first m cells they ticked, and measure the "
+            "L1 distance to the shares of the untruncated survey")
+    shifted = Expr("lambda counts, n, m, epsilon, rng: np.asarray(counts, dtype=float) / n + m * epsilon / 100")
+    g = ctx.rng()
+    ticks = (g.random((30, 6)) < 0.5).astype(int)
+    m, epsilon = int(g.integers(1, 4)), float(g.uniform(0.5, 3))
+    want = np.abs(_truncate(ticks, m).mean(axis=0) + m * epsilon / 100 - ticks.mean(axis=0)).sum()
+    risk, _ = _risk(sb.call("truncation_risk", ticks=ticks, m=m, epsilon=epsilon, mechanism=shifted, num_reps=3,
+                            rng=ctx.rng()), "truncation_risk")
+    require(np.isclose(risk, want), "truncation_risk must call the mechanism with the truncated counts, n, m and "
+                                    "epsilon it is given (a random survey of 30 respondents and 6 cells)")
 
 
-q5_random = randomness("estimate_risk", lambda g: (np.array([30, 10, 0]), _release(0.4), IDENTITY, 20, g))
-
-
-CLIP = Expr("lambda z, n: np.maximum(np.asarray(z, dtype=float), 0.0)")
+q5_random = randomness("truncation_risk", lambda g: (
+    TICKS, 2, 1.0, Expr("lambda counts, n, m, epsilon, rng: np.asarray(counts) / n + rng.normal(0, 0.1, len(counts))"),
+    20, g))
 
 
 def q5_law(sb, ctx):
-    # a rescaled Laplace release (b drawn per run), projected by the grader's clipping at 0: the mean
-    # loss and its spread are computed here by a simulation of the grader's own, not by a formula
+    # Gaussian noise of a scale drawn per run, growing with m / epsilon: the mean loss and its spread are
+    # computed here by a simulation of the grader's own
     g = ctx.rng()
-    counts, reps = np.array([60, 40, 0, 0, 0, 0]), 2000
-    b = float(g.uniform(0.02, 0.3))
-    release = Expr(f"lambda counts, rng: counts / counts.sum() + rng.laplace(0.0, {b!r}, np.shape(counts))")
-    risk, se = _risk(sb.call("estimate_risk", counts=counts, release=release, project=CLIP, num_reps=reps,
-                             rng=g), "estimate_risk")
-    theta = counts / counts.sum()
-    losses = np.abs(np.maximum(theta + ctx.rng().laplace(0.0, b, (200_000, counts.size)), 0.0) - theta).sum(axis=1)
+    ticks = (g.random((40, 6)) < np.linspace(0.8, 0.2, 6)).astype(int)
+    m, epsilon, reps = int(g.integers(1, 4)), float(g.uniform(0.5, 2)), 2000
+    c = float(g.uniform(0.02, 0.1))
+    mechanism = Expr(f"lambda counts, n, m, epsilon, rng: np.asarray(counts, dtype=float) / n "
+                     f"+ rng.normal(0.0, {c!r} * m / epsilon, np.shape(counts))")
+    risk, se = _risk(sb.call("truncation_risk", ticks, m, epsilon, mechanism, reps, rng=g), "truncation_risk")
+    bias = _truncate(ticks, m).mean(axis=0) - ticks.mean(axis=0)
+    losses = np.abs(bias + ctx.rng().normal(0.0, c * m / epsilon, (200_000, 6))).sum(axis=1)
     true_se = losses.std() / np.sqrt(reps)
     require(abs(risk - losses.mean()) < 6 * true_se,
-            "estimate_risk: the mean loss of another mechanism (a release with a different noise scale, projected "
-            "by a projection of the grader's) is off (the simulation must call the release and the projection it "
-            "is given)")
+            "truncation_risk: the mean loss with another mechanism (noise of another law and scale) is off (the "
+            "simulation must call the mechanism it is given once per repetition)")
     require(se > 0 and 0.85 < se / true_se < 1.15,
-            "estimate_risk: the standard error must be the standard deviation of the num_reps losses divided by "
+            "truncation_risk: the standard error must be the standard deviation of the num_reps losses divided by "
             "sqrt(num_reps) (it is not 0 when the release is random)")
 
 
-PAPER = np.zeros(25, dtype=int)
-PAPER[[6, 17]] = 250
-
-
-def _reference_risk(sb, ctx, counts, epsilon, sparse, reps, what):
-    """The grader's own simulation of the risk: it draws the releases, projects each with the student's
-    project_to_histograms (checked on every release: an exact L1 minimiser that takes a surplus from
-    the smallest cells first, as question 4 asks) and measures the losses itself."""
-    g = ctx.rng()
-    n, k = int(counts.sum()), counts.size
-    theta = counts / n
-    losses = np.empty(reps)
-    for rep in range(reps):
-        z = theta + g.laplace(0.0, 2.0 / (n * epsilon), k)
-        if sparse:
-            z = np.where(counts == 0, 0.0, z)
-        c = _counts(sb.call("project_to_histograms", z, n), n, k, f"{what}: project_to_histograms")
-        w = n * z
-        require(is_l1_minimiser(w, c) and (np.floor(np.maximum(w, 0.0)).sum() <= n or follows_smallest_first(w, c)),
-                f"{what} cannot be checked: project_to_histograms is not an exact L1 minimiser with the "
-                "smallest-first rule on the releases of these settings (see question 4)")
-        losses[rep] = np.abs(c / n - theta).sum()
-    return float(losses.mean()), float(losses.std(ddof=1))
-
-
-def _consistent(sb, ctx, stored, counts, epsilon, sparse, student_reps, what):
-    reps = 100  # the grader's repetitions (one call of project_to_histograms each)
-    require(0 < stored < 2, f"{what} must be a mean L1 distance between histograms (between 0 and 2)")
-    risk, sd = _reference_risk(sb, ctx, counts, epsilon, sparse, reps, what)
-    require(abs(stored - risk) <= 6 * sd * np.sqrt(1 / reps + 1 / student_reps) + 1e-9,
-            f"{what} is not the risk at the question's settings (the grader measures it with its own simulation "
-            "and your project_to_histograms; check n, k, epsilon, gamma and the number of repetitions)")
-
-
-def q5_values(sb, ctx):
-    _consistent(sb, ctx, as_float(sb.value("risk_dp"), "risk_dp"), PAPER, 0.1, False, 100, "risk_dp")
-    _consistent(sb, ctx, as_float(sb.value("risk_rdp"), "risk_rdp"), PAPER, 0.1, True, 100, "risk_rdp")
-
-
 # ---------------------------------------------------------------- q6
-KS = (5, 25, 100)
+MS = np.arange(1, 9)
+EPSILON_Q6 = 0.5
 
 
-def _q6(name, sparse):
-    def run(sb, ctx):
-        risks = as_array(sb.value(name), name)
-        require(risks.shape == (3,), f"{name} must hold one risk per value of k in ks = [5, 25, 100]")
-        for k, stored in zip(KS, risks, strict=True):
-            support = np.zeros(k, dtype=int)
-            support[[0, 1]] = 500
-            _consistent(sb, ctx, float(stored), support, 0.5, sparse, 200, f"{name} at k = {k}")
-
-    run.__name__ = f"q6_{name}"
-    return run
+def survey():
+    """The question's survey, generated as the notebook does."""
+    survey_rng = np.random.default_rng(2024)
+    popularity = np.linspace(2.0, 0.2, 20)
+    num_ticks = np.minimum(1 + survey_rng.poisson(2.5, size=1000), 20)
+    keys = survey_rng.exponential(size=(1000, 20)) / popularity
+    return (np.argsort(np.argsort(keys, axis=1), axis=1) < num_ticks[:, None]).astype(int)
 
 
-q6_dp = _q6("risks_dp_k", False)
-q6_rdp = _q6("risks_rdp_k", True)
+def exact_risks(ticks, epsilon):
+    """E ||a + L||_1 with a the truncation bias and L Laplace(b): sum of |a_j| + b exp(-|a_j| / b)."""
+    n, k = ticks.shape
+    out = []
+    for m in MS:
+        a = np.abs(_truncate(ticks, m).mean(axis=0) - ticks.mean(axis=0))
+        b = _scale(n, k, m, epsilon)
+        out.append(np.sum(a + b * np.exp(-a / b)))
+    return np.array(out)
+
+
+def _loss_sd(ticks, epsilon, rng):
+    n, k = ticks.shape
+    sds = []
+    for m in MS:
+        a = _truncate(ticks, m).mean(axis=0) - ticks.mean(axis=0)
+        sds.append(np.abs(a + rng.laplace(0.0, _scale(n, k, m, epsilon), (20_000, k))).sum(axis=1).std())
+    return np.array(sds)
+
+
+def q6_risks(sb, ctx):
+    risks = as_array(sb.value("risks_by_m"), "risks_by_m")
+    require(risks.shape == (8,), "risks_by_m must hold one risk per value of m in ms = 1, ..., 8")
+    ticks = survey()
+    want, sd = exact_risks(ticks, EPSILON_Q6), _loss_sd(ticks, EPSILON_Q6, ctx.rng())
+    require(np.all(np.abs(risks - want) <= 6 * sd / np.sqrt(300) + 1e-9),
+            "risks_by_m is not the risk of your tick_shares on the question's survey (check the truncation rule, "
+            "epsilon = 0.5, at least 300 repetitions, and the noise scale of question 1)")
+
+
+def q6_best(sb, ctx):
+    best = as_float(sb.value("best_m"), "best_m")
+    require(best == int(exact_risks(survey(), EPSILON_Q6).argmin()) + 1,
+            "best_m is not the m with the smallest risk on the question's survey")
 
 
 QUESTIONS = [
-    Question("q1", ["histogram_noise_scale", "dp_histogram"], [
-        Check("a private mechanism: random, independent noise in every cell, neighbouring histograms "
-              "indistinguishable", 1.0, q1_mechanism, statistical=True, gate=True),
-        Check("Laplace noise of the right scale, on small and large histograms", 0.5, q1_law, statistical=True),
-        Check("noise scale", 0.5, q1_scale)]),
-    Question("q2", ["sparse_condition"], [
-        Check("the chapter's sparsity condition", 1.0, q2_values)]),
-    Question("q3", ["rdp_histogram"], [
+    Question("q1", ["tick_noise_scale", "tick_shares"], [
+        Check("a private mechanism: random, independent noise in every cell, neighbouring surveys "
+              "indistinguishable", 0.75, q1_mechanism, statistical=True, gate=True),
+        Check("Laplace noise of the right scale, with 2m <= k and 2m > k", 0.5, q1_law, statistical=True),
+        Check("noise scale", 0.5, q1_scale),
+        Check("impossible counts refused, lists and NumPy numbers accepted", 0.25, q1_bad_input)]),
+    Question("q2", ["records_needed"], [
+        Check("the smallest n the sharper theorem allows, fast for large k", 1.0, q2_values)]),
+    Question("q3", ["sparse_tick_shares"], [
         Check("randomness drawn from rng", 0.25, q3_random, gate=True),
-        Check("exact zeros in empty cells", 0.75, q3_zeros),
-        Check("noise law, and the fall-back", 1.0, q3_law, statistical=True)]),
-    Question("q4", ["project_to_histograms"], [
+        Check("exact zeros in cells nobody ticked", 0.5, q3_zeros),
+        Check("noise law, and the fall-back", 1.0, q3_law, statistical=True),
+        Check("impossible counts refused", 0.25, q3_bad_input)]),
+    Question("q4", ["project_tick_shares"], [
         Check("an L1 minimiser at the public example", 0.5, q4_public, public=True),
-        Check("an exact L1 minimiser", 1.5, q4_optimal),
-        Check("the surplus taken from the smallest cells first", 1.0, q4_rule)]),
-    Question("q5", ["estimate_risk", "risk_dp", "risk_rdp"], [
-        Check("risk of a fixed release, through the given projection", 0.5, q5_exact),
+        Check("an exact L1 minimiser on small cases (brute force)", 1.0, q4_brute),
+        Check("an exact L1 minimiser on large cases", 1.5, q4_optimal)]),
+    Question("q5", ["truncation_risk"], [
+        Check("truncation and loss, with a release without noise", 1.0, q5_exact),
         Check("simulation draws from rng", 0.25, q5_random, gate=True),
-        Check("simulated risk and standard error of another mechanism", 1.5, q5_law, statistical=True),
-        Check("the paper's example", 0.75, q5_values, statistical=True)]),
-    Question("q6", ["risks_dp_k", "risks_rdp_k"], [
-        Check("DP risks against k", 1.0, q6_dp, statistical=True),
-        Check("RDP risks against k", 1.0, q6_rdp, statistical=True)]),
+        Check("simulated risk and standard error of another mechanism", 1.75, q5_law, statistical=True)]),
+    Question("q6", ["risks_by_m", "best_m"], [
+        Check("the risks against m on the question's survey", 1.25, q6_risks, statistical=True),
+        Check("the best bound m", 0.75, q6_best)]),
     Question("q7", [], [], manual_points=7.0),  # written answer: rubric in book/assignments/masters/written_answers.md
 ]
