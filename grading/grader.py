@@ -227,7 +227,10 @@ class _QuestionClock:
         if left <= 0:
             raise SandboxError("the question's time limit ran out", "timeout")
         wanted = self.sb.call_limit if limit is None else limit
-        return self.sb.call(name, *args, limit=min(wanted, left), **kwargs)
+        try:
+            return self.sb.call(name, *args, limit=min(wanted, left), **kwargs)
+        finally:
+            self.end += getattr(self.sb, "last_credit", 0.0)  # time the grader's own functions took
 
 
 def _grade_question(question: Question, run: _Run, ctx: Context, result: Result, limits: dict[str, float]) -> None:

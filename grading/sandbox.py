@@ -56,6 +56,9 @@ MAX_MESSAGE = 64 * 2**20  # bytes in one reply to a call
 CELL_MESSAGE = 4096  # bytes in one message while the cells run
 MAX_CONTAINERS = 200_000  # lists and objects in one message (an answer's arrays are single lists)
 HOME = "/home/student"
+CALLBACK_ITEMS = 10_000_000  # numbers one call of a grader's function may be asked to make
+ROUND_TRIP = 0.0004  # seconds credited to the notebook for each call of a grader's function
+GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 VENV_MOUNT = "/opt/venv"
 KERNEL_MOUNT = "/opt/kernel"
 TMPFS_BYTES = 256 * 2**20
@@ -83,11 +86,17 @@ class Ref:
 
 
 class Expr:
-    """The grader's own Python expression (a mechanism of its own, say), evaluated in the sandbox
-    with only ``np`` in scope and passed as an argument to a call."""
+    """The grader's own Python expression (a mechanism of its own, say), passed as an argument to a call.
 
-    def __init__(self, source: str):
+    It is evaluated **in the grading process** (with only ``np`` in scope), never in the sandbox: the
+    notebook receives a small function that sends each call's arguments back to the grader, which
+    computes the answer and returns it as data (see :meth:`Sandbox.call`). The mechanism's constants
+    therefore never exist in the student's process. ``sizes`` names the arguments that are array sizes
+    (checked against :data:`CALLBACK_ITEMS` before anything is allocated here)."""
+
+    def __init__(self, source: str, sizes: tuple[str, ...] = ("size",)):
         self.source = source
+        self.sizes = sizes
 
 
 # ----------------------------------------------------------------------------- the boundary
@@ -401,6 +410,7 @@ class Sandbox:
         self.process: subprocess.Popen | None = None
         self.in_question = False
         self.calls = 0
+        self.last_credit = 0.0  # seconds of the last call spent on the grader's functions (not charged)
         self._buffer = bytearray()
         self._scanned = 0
 
@@ -606,7 +616,8 @@ class Sandbox:
         self.in_question = False
 
     # ------------------------------------------------------------------ answers
-    def _encode_arg(self, value: Any, rngs: list[np.random.Generator]) -> Any:
+    def _encode_arg(self, value: Any, rngs: list[np.random.Generator],
+                    callbacks: dict[str, _GraderFunction] | None = None) -> Any:
         if isinstance(value, np.random.Generator):
             rngs.append(value)
             bit_generator = value.bit_generator
@@ -619,11 +630,43 @@ class Sandbox:
         if isinstance(value, Ref):
             return {"__ref__": value.name}
         if isinstance(value, Expr):
-            return {"__expr__": value.source}
+            if callbacks is None:
+                raise TypeError("a grader's function can only be an argument of a call")
+            handle = secrets.token_hex(8)
+            callbacks[handle] = _GraderFunction(value)
+            return {"__cb__": handle}
         if isinstance(value, (list, tuple)) and any(isinstance(v, (np.random.Generator, Ref, Expr)) for v in value):
             return {"__seq__": "tuple" if isinstance(value, tuple) else "list",
-                    "items": [self._encode_arg(v, rngs) for v in value]}
+                    "items": [self._encode_arg(v, rngs, callbacks) for v in value]}
         return codec.encode(value)
+
+    def _serve(self, message: dict[str, Any], callbacks: dict[str, _GraderFunction]) -> None:
+        """Answer one call the notebook made to a grader's function: the arguments arrive as data
+        (a generator as its bit generator's state), the grader's code runs here, and the value and
+        the generators' new states go back. Any failure goes back as a Python error type only."""
+        generators: list[np.random.Generator] = []
+        try:
+            function = callbacks.get(message.get("callback")) if isinstance(message.get("callback"), str) else None
+            if function is None:
+                raise NameError("no such function")
+            raw_args, raw_kwargs = message.get("args", []), message.get("kwargs", {})
+            if not isinstance(raw_args, list) or not isinstance(raw_kwargs, dict):
+                raise TypeError("malformed call")
+            args = [_callback_arg(a, generators, callbacks) for a in raw_args]
+            kwargs = {str(k): _callback_arg(v, generators, callbacks) for k, v in raw_kwargs.items()}
+            value = function(args, kwargs)
+            if callable(value) and not isinstance(value, (type, np.ndarray)):
+                # a function the grader's function made (an oracle, say): it stays here as well
+                handle = secrets.token_hex(8)
+                callbacks[handle] = _GraderFunction(value)
+                encoded = {"__cb__": handle}
+            else:
+                encoded = codec.encode(value)
+            reply = {"ok": True, "value": encoded,
+                     "rngs": [codec.encode(g.bit_generator.state) for g in generators]}
+        except Exception as exc:  # noqa: BLE001 - whatever the arguments did, only its type goes back
+            reply = {"ok": False, "error_type": _builtin_type(exc)}
+        self._send({"callback_reply": reply})
 
     def _reply(self, reply: dict[str, Any] | None, what: str) -> dict[str, Any]:
         if reply is None:
@@ -646,13 +689,29 @@ class Sandbox:
         Generators cross with their seed sequence and state and come back advanced, so a check can
         use one generator over several calls as it would locally."""
         rngs: list[np.random.Generator] = []
+        callbacks: dict[str, _GraderFunction] = {}
         time_limit = self.call_limit if limit is None else limit
-        message = {"op": "call", "name": name, "args": [self._encode_arg(a, rngs) for a in args],
-                   "kwargs": {k: self._encode_arg(v, rngs) for k, v in kwargs.items()},
+        message = {"op": "call", "name": name, "args": [self._encode_arg(a, rngs, callbacks) for a in args],
+                   "kwargs": {k: self._encode_arg(v, rngs, callbacks) for k, v in kwargs.items()},
                    "return_args": return_args}
         self.calls += 1
         self._send(message)
-        reply = self._reply(self._receive(time_limit, what=f"call of {name}"), f"{name}(...)")
+        end = time.monotonic() + time_limit
+        self.last_credit = 0.0
+        while True:
+            answer = self._receive(max(end - time.monotonic(), 0.0), what=f"call of {name}")
+            if answer is not None and callbacks and "callback" in answer:
+                started = time.monotonic()
+                self._serve(answer, callbacks)
+                # the grader's own work and the round trip are not the notebook's time (up to the limit
+                # once more: a loop that calls a grader's mechanism once per draw is slow here, not wrong)
+                credit = min(time.monotonic() - started + ROUND_TRIP, time_limit - self.last_credit)
+                self.last_credit += credit
+                end += credit
+                self.deadline += credit
+                continue
+            break
+        reply = self._reply(answer, f"{name}(...)")
         states = reply.get("rngs")
         if isinstance(states, list):
             for generator, state in zip(rngs, states, strict=False):
@@ -682,6 +741,83 @@ class Sandbox:
             return codec.decode(reply.get("value"))
         except (codec.EncodingError, ValueError, TypeError, KeyError, RecursionError):
             raise SandboxError(f"{name} cannot be read", "error", "EncodingError") from None
+
+
+class _GraderFunction:
+    """An :class:`Expr` evaluated in the grading process, with its size guard."""
+
+    def __init__(self, expr: Expr | Any):
+        import inspect
+
+        if isinstance(expr, Expr):
+            self.function = eval(expr.source, {"np": np, "__builtins__": builtins})  # noqa: S307 - the grader's code
+            self.sizes = expr.sizes
+        else:  # a function one of the grader's functions returned
+            self.function, self.sizes = expr, ("size",)
+        try:
+            self.signature = inspect.signature(self.function)
+        except (TypeError, ValueError):
+            self.signature = None
+
+    def __call__(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        import warnings
+
+        if self.signature is not None:
+            bound = self.signature.bind(*args, **kwargs)  # TypeError for a wrong call, as Python gives
+            for name in self.sizes:
+                if name in bound.arguments and _items(bound.arguments[name]) > CALLBACK_ITEMS:
+                    raise ValueError("size too large")
+        total = sum(np.size(a) for a in args if isinstance(a, np.ndarray))
+        if total > CALLBACK_ITEMS:
+            raise ValueError("arguments too large")
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return self.function(*args, **kwargs)
+
+
+def _items(size: Any) -> int:
+    """How many numbers a ``size`` argument asks for (sizes that are not integers are left to NumPy)."""
+    if isinstance(size, (bool, np.bool_)) or size is None:
+        return 0
+    if isinstance(size, (int, np.integer)):
+        return abs(int(size))
+    if isinstance(size, (tuple, list, np.ndarray)):
+        total = 1
+        for item in np.ravel(np.asarray(size, dtype=object)):
+            total *= _items(item) if isinstance(item, (int, np.integer)) else 1
+            total = min(total, CALLBACK_ITEMS + 1)
+        return total
+    return 0
+
+
+def _callback_arg(data: Any, generators: list[np.random.Generator],
+                  callbacks: dict[str, _GraderFunction]) -> Any:
+    """An argument of a notebook's call to a grader's function: data, a generator rebuilt from its
+    state, or one of the grader's own functions of this call (the notebook's functions never cross)."""
+    if isinstance(data, dict) and "__cb__" in data:
+        function = callbacks.get(data["__cb__"]) if isinstance(data["__cb__"], str) else None
+        if function is None:
+            raise TypeError("only data and the grader's own functions can be passed to the grader's functions")
+        return function.function
+    if isinstance(data, dict) and "__rng__" in data:
+        spec = data["__rng__"]
+        state = codec.decode(spec.get("state")) if isinstance(spec, dict) else None
+        if not isinstance(state, dict) or state.get("bit_generator") not in GENERATORS:
+            raise TypeError("the random generator must be a NumPy Generator")
+        bit_generator = getattr(np.random, state["bit_generator"])(0)
+        bit_generator.state = state
+        generator = np.random.Generator(bit_generator)
+        generators.append(generator)
+        return generator
+    return codec.decode(data)
+
+
+def _builtin_type(exc: BaseException) -> str:
+    """The nearest of Python's own exception types (NumPy's AxisError is a ValueError, say)."""
+    for kind in type(exc).__mro__:
+        if kind.__name__ in _BUILTIN_ERRORS and getattr(builtins, kind.__name__, None) is kind:
+            return kind.__name__
+    return "RuntimeError"
 
 
 def _int(value: Any) -> int:

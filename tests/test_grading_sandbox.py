@@ -421,3 +421,90 @@ def test_answers_in_dict_and_tuple_subclasses_cross_as_plain_data():
         assert sb.call("counts", ["x", "y", "x"]) == {"x": 2, "y": 1}
         assert sb.call("table") == {"a": 1.5}
         assert sb.call("pair") == (0.25, 0.01)
+
+
+# ----------------------------------------------------------------------------- the grader's functions
+SECRET_RATE = 0.1234567  # a constant of the grader's mechanism that the notebook must not be able to read
+
+PROBE = ("import gc, inspect, sys\nimport numpy as np\n"
+         "def probe(mechanism):\n"
+         "    found = [repr(getattr(mechanism, '__code__', None) and mechanism.__code__.co_consts),\n"
+         "             repr([c.cell_contents for c in (mechanism.__closure__ or ())]),\n"
+         "             repr(getattr(mechanism, '__defaults__', None)), repr(vars(mechanism))]\n"
+         "    for frame in sys._current_frames().values():\n"
+         "        while frame is not None:\n"
+         "            found.append(repr(frame.f_locals)[:100000])\n"
+         "            frame = frame.f_back\n"
+         "    found += [repr(o)[:1000] for o in gc.get_objects() if isinstance(o, (str, float, tuple))]\n"
+         "    return ''.join(['123456', '7']) in ' '.join(found)\n"
+         "def survey(mechanism, bits, rng):\n    return mechanism(bits, 1.0, rng)\n"
+         "def many(mechanism, rng, k):\n"
+         "    return [float(np.sum(mechanism(np.array([1, 0]), 1.0, rng))) for _ in range(k)]\n")
+MECHANISM = Expr(f"lambda bits, epsilon, rng: np.where(rng.random(np.shape(bits)) < {SECRET_RATE!r}, "
+                 "1 - np.asarray(bits), np.asarray(bits))")
+
+
+def test_the_grader_s_mechanisms_run_in_the_grading_process():
+    """The notebook gets a stand-in that sends each call back: nothing of the mechanism is in its
+    process, and the answers (and the generator's advance) are those of the mechanism run here."""
+    local = eval(MECHANISM.source, {"np": np})  # noqa: S307
+    bits = np.arange(1000) % 2
+    with Sandbox([PROBE]) as sb:
+        assert sb.call("probe", MECHANISM) is False
+        mine, theirs = np.random.default_rng(3), np.random.default_rng(3)
+        got = sb.call("survey", MECHANISM, bits, mine)
+        assert np.array_equal(got, local(bits, 1.0, theirs))
+        assert mine.bit_generator.state == theirs.bit_generator.state  # the generator came back advanced
+
+
+def test_the_grader_s_functions_refuse_what_they_cannot_take():
+    cells = ["import numpy as np\n"
+             "def attempt(mechanism, what):\n"
+             "    try:\n"
+             "        if what == 'huge':\n            mechanism(10**12, np.random.default_rng(0))\n"
+             "        elif what == 'function':\n            mechanism(lambda: 1, np.random.default_rng(0))\n"
+             "        elif what == 'randomstate':\n            mechanism(3, np.random.RandomState(0))\n"
+             "        elif what == 'mt':\n"
+             "            g = np.random.Generator(np.random.MT19937(5))\n"
+             "            first = mechanism(3, g)\n"
+             "            return [first.tolist(), g.random()]\n"
+             "    except Exception as exc:\n"
+             "        return type(exc).__name__\n"
+             "    return 'no error'\n"]
+    draw = Expr("lambda size, rng: rng.random(size)")
+    with Sandbox(cells) as sb:
+        assert sb.call("attempt", draw, "huge") == "ValueError"  # nothing of that size is made here
+        assert sb.call("attempt", draw, "function") == "TypeError"
+        assert sb.call("attempt", draw, "randomstate") == "TypeError"
+        generator = np.random.Generator(np.random.MT19937(5))
+        assert sb.call("attempt", draw, "mt") == [generator.random(3).tolist(), generator.random()]
+
+
+def test_functions_the_grader_s_functions_return_stay_in_the_grading_process():
+    """An oracle made by a grader's factory keeps its state (a query budget) where the notebook cannot reset it."""
+    factory = Expr("lambda secret: (lambda used: (lambda q: (used.append(1), float(np.dot(q, secret)))[1] "
+                   "if len(used) < 3 else (_ for _ in ()).throw(RuntimeError('budget'))))([])")
+    cells = ["import numpy as np\n"
+             "def ask(make, secret):\n"
+             "    oracle = make(secret)\n"
+             "    answers = [oracle(np.eye(3)[i]) for i in range(3)]\n"
+             "    try:\n        oracle(np.ones(3))\n    except RuntimeError:\n        answers.append('refused')\n"
+             "    return answers\n"]
+    with Sandbox(cells) as sb:
+        assert sb.call("ask", factory, [1.0, 0.0, 1.0]) == [1.0, 0.0, 1.0, "refused"]
+
+
+def test_calls_of_the_grader_s_functions_are_not_charged_to_the_notebook(monkeypatch):
+    """Each call of a grader's function credits the notebook with the grader's time and a round trip
+    (here a large round trip, so that the test does not depend on the machine's load), up to the limit."""
+    cells = ["import time\nimport numpy as np\n"
+             "def slow(mechanism, rng):\n"
+             "    for _ in range(4):\n        time.sleep(0.4)\n        mechanism(np.array([1, 0]), 1.0, rng)\n"
+             "    return 'done'\n"]
+    monkeypatch.setattr(sandbox_module, "ROUND_TRIP", 0.5)
+    with Sandbox(cells, call_limit=1.0) as sb:
+        assert sb.call("slow", MECHANISM, np.random.default_rng(1)) == "done"  # 1.6 s against 1 s + 1 s credit
+        assert sb.last_credit == pytest.approx(1.0)
+    monkeypatch.setattr(sandbox_module, "ROUND_TRIP", 0.0)
+    with Sandbox(cells, call_limit=1.0) as sb, pytest.raises(SandboxError, match="time limit"):
+        sb.call("slow", MECHANISM, np.random.default_rng(1))

@@ -1,5 +1,5 @@
-# expect: full
-# KNOWN HOLE, NOT CLOSED: outside attacker's notebook (review of a4-a6) reads the column and the noise out of the grader's oracle (it runs in the student's process) and draws answers from the tested laws; it scores full marks (stated on the page).
+# expect: q1<1, q2<1
+# Outside attacker's notebook (review of a4-a6): reads the column and the noise out of the grader's oracle and draws answers from the tested laws. It scored full marks while the oracle ran in the student's process (a known hole); the oracle now runs in the grading process, nothing is found, and what is left earns little.
 # the oracle's closure, and each answer is drawn from the law the grader tests (the success-rate
 # formulas are in grading/assignments/a6.py); the reconstruction plays dumb when the noise is large.
 # %%
