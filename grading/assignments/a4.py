@@ -39,7 +39,7 @@ from ..checks import (
     require,
     same_law,
 )
-from ..sandbox import Expr
+from ..sandbox import Expr, Ref
 
 NAME = "a4_rdp_histograms"
 
@@ -375,6 +375,8 @@ def _loss_sd(ticks, epsilon, rng):
 
 
 def q6_risks(sb, ctx):
+    """The stored risks are the exact risks of the right release, and the student's own truncation_risk
+    and tick_shares reproduce them (values copied without the functions that make them score 0)."""
     risks = as_array(sb.value("risks_by_m"), "risks_by_m")
     require(risks.shape == (8,), "risks_by_m must hold one risk per value of m in ms = 1, ..., 8")
     ticks = survey()
@@ -382,6 +384,12 @@ def q6_risks(sb, ctx):
     require(np.all(np.abs(risks - want) <= 6 * sd / np.sqrt(300) + 1e-9),
             "risks_by_m is not the risk of your tick_shares on the question's survey (check the truncation rule, "
             "epsilon = 0.5, at least 300 repetitions, and the noise scale of question 1)")
+    for m, stored, spread in zip(MS, risks, sd, strict=True):
+        risk, _ = _risk(sb.call("truncation_risk", ticks, int(m), EPSILON_Q6, Ref("tick_shares"), 300, ctx.rng()),
+                        "truncation_risk")
+        require(abs(risk - stored) <= 6 * spread * np.sqrt(2 / 300) + 1e-9,
+                "risks_by_m must be what your truncation_risk and tick_shares give on the question's survey "
+                "(the grader runs them again with 300 repetitions)")
 
 
 def q6_best(sb, ctx):

@@ -1,6 +1,6 @@
-# expect: q5=0, q6=0
-# Attack: a blank notebook with the risks copied from the public grader and the chapter (no simulation),
-# and an estimate_risk that returns a formula without looking at the release (rng advanced instead).
+# expect: q1=0, q2=0, q3=0, q4=0, q5=0, q6=0
+# Attack: a blank notebook with the risks of q6 computed by the public grader's exact formula (copied from
+# grading/assignments/a4.py), records_needed from a table of the grader's public values, and best_m = 5.
 # %%
 import otter
 grader = otter.Notebook("a4_rdp_histograms.ipynb")
@@ -10,13 +10,18 @@ import numpy as np
 rng_seed = 5059
 rng = np.random.default_rng(rng_seed)
 # %%
-def estimate_risk(counts, release, project, num_reps, rng):
-    counts = np.asarray(counts)
-    rng.bit_generator.advance(num_reps * counts.size)
-    nonzero = np.count_nonzero(counts)
-    return 2.0 * nonzero / (0.5 * counts.sum()) * 1.5, 0.001
+def tick_noise_scale(n, k, m, epsilon):
+    ...
 
 
-risk_dp, risk_rdp = 0.1311, 0.1250
-risks_dp_k = np.array([0.01191, 0.01333, 0.01335])
-risks_rdp_k = np.array([0.01064, 0.01181, 0.01184])
+def tick_shares(counts, n, m, epsilon, rng):
+    ...
+# %%
+def records_needed(k, gamma):
+    return {(25, 0.1): 177, (10, 0.2): 34, (50, 0.05): 721}.get((int(k), round(float(gamma), 6)), 177)
+# %%
+ms = np.arange(1, 9)
+risks_by_m = np.array([2.563006, 1.649921, 0.933494, 0.539413, 0.442298, 0.484705, 0.560448, 0.640031])
+best_m = 5
+# %%
+grader.check("q6")

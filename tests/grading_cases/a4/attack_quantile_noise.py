@@ -1,6 +1,6 @@
 # expect: q1=0
-# Attack: "Laplace" noise made of the exact quantiles of the law in random order (every value
-# looks Laplace, the empirical law is perfect, and the noise is not independent across cells).
+# Attack: "Laplace" noise made of the exact quantiles of the law in random order (the empirical law is
+# perfect; the noise is not independent across cells).
 # %%
 import otter
 grader = otter.Notebook("a4_rdp_histograms.ipynb")
@@ -10,66 +10,97 @@ import numpy as np
 rng_seed = 5059
 rng = np.random.default_rng(rng_seed)
 # %%
-def histogram_noise_scale(n, epsilon):
-    return 2.0 / (n * epsilon)
+def tick_noise_scale(n, k, m, epsilon):
+    """Smallest Laplace scale for epsilon-DP shares when each respondent ticks at most m of k cells."""
+    return min(2 * m, k) / (n * epsilon)
 
 
-def dp_histogram(counts, epsilon, rng):
-    counts = np.asarray(counts)
-    k, n = counts.size, counts.sum()
+def tick_shares(counts, n, m, epsilon, rng):
+    counts = np.asarray(counts, dtype=float)
+    if np.any(counts < 0) or np.any(counts > n) or np.any(counts != np.round(counts)) or counts.sum() > m * n:
+        raise ValueError("impossible counts")
+    k = counts.size
     u = (np.arange(k) + 0.5) / k
     quantiles = -np.sign(u - 0.5) * np.log(1 - 2 * np.abs(u - 0.5))
-    return counts / n + histogram_noise_scale(n, epsilon) * rng.permutation(quantiles).reshape(counts.shape)
-
+    return counts / n + tick_noise_scale(n, k, m, epsilon) * rng.permutation(quantiles)
 # %%
-def sparse_condition(k, n, gamma):
-    return bool(2 * k <= gamma * n)
+grader.check("q1")
+# %%
+def records_needed(k, gamma):
+    """Smallest n at which the sharper bad-event bound of the chapter is at most gamma."""
+    k, gamma = int(k), float(gamma)
+    if k < 2 or not 0 < gamma <= 0.5:
+        raise ValueError("need k >= 2 and 0 < gamma <= 1/2")
 
+    def log_bound(n):  # log U_{k,n} (valid for n >= k; below k no n works when gamma <= 1/2)
+        first = np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log(n + 1)
+        last = np.log(2 / k) + n * np.log1p(-1 / k)
+        return np.logaddexp(first, last)
 
-def rdp_histogram(counts, epsilon, gamma, rng):
-    counts = np.asarray(counts)
-    z = dp_histogram(counts, epsilon, rng)
-    if sparse_condition(counts.size, counts.sum(), gamma):
+    low, high = k, k
+    while log_bound(high) > np.log(gamma):
+        high *= 2
+    while low < high:  # U_{k,n} decreases in n: bisection
+        middle = (low + high) // 2
+        if log_bound(middle) <= np.log(gamma):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+# %%
+grader.check("q2")
+# %%
+def sparse_tick_shares(counts, n, m, epsilon, gamma, rng):
+    """(epsilon, gamma)-RDP shares: cells nobody ticked released exactly when 2k <= gamma n."""
+    counts = np.asarray(counts, dtype=float)
+    z = tick_shares(counts, n, m, epsilon, rng)
+    if 2 * counts.size <= gamma * n:
         z = np.where(counts == 0, 0.0, z)
     return z
-
-
-def project_to_histograms(z, n):
+# %%
+grader.check("q3")
+# %%
+def project_tick_shares(z, n, m):
+    """An exact L1 projection of z onto the share vectors of n respondents ticking at most m cells each."""
     w = n * np.asarray(z, dtype=float)
-    k = w.size
-    b = np.floor(np.maximum(w, 0.0))
-    need = n - b.sum()
-    if need > 0:
-        step = np.where(w > 0, 2 * b + 1 - 2 * w, 1.0)
-        rank = np.argsort(np.argsort(step, kind="stable"), kind="stable")
-        return (b + need // k + (rank < need % k)) / n
-    order = np.argsort(b, kind="stable")
-    before = np.cumsum(b[order]) - b[order]
-    take = np.zeros_like(b)
-    take[order] = np.clip(-need - before, 0.0, b[order])
-    return (b - take) / n
-
-
-def estimate_risk(counts, release, project, num_reps, rng):
-    counts = np.asarray(counts)
-    n = int(counts.sum())
-    losses = np.array([np.abs(project(release(counts, rng), n) - counts / n).sum() for _ in range(num_reps)])
-    return float(losses.mean()), float(losses.std(ddof=1) / np.sqrt(num_reps))
-
-
-paper_counts = np.zeros(25, dtype=int)
-paper_counts[[6, 17]] = 250
-risk_dp = estimate_risk(paper_counts, lambda c, rng: dp_histogram(c, 0.1, rng), project_to_histograms, 100, rng)[0]
-risk_rdp = estimate_risk(paper_counts, lambda c, rng: rdp_histogram(c, 0.1, 0.1, rng), project_to_histograms, 100,
-                         rng)[0]
-ks = [5, 25, 100]
-risks_dp_k, risks_rdp_k = [], []
-for k in ks:
-    support = np.zeros(k, dtype=int)
-    support[[0, 1]] = 500
-    risks_dp_k.append(estimate_risk(support, lambda c, rng: dp_histogram(c, 0.5, rng), project_to_histograms, 200,
-                                    rng)[0])
-    risks_rdp_k.append(estimate_risk(support, lambda c, rng: rdp_histogram(c, 0.5, 0.2, rng), project_to_histograms,
-                                     200, rng)[0])
-risks_dp_k, risks_rdp_k = np.array(risks_dp_k), np.array(risks_rdp_k)
-
+    c = np.clip(np.round(w), 0, n)  # each cell on its own: the nearest whole count in [0, n]
+    surplus = int(c.sum() - m * n)
+    if surplus > 0:  # at most m n ticks: remove the cheapest units
+        first = np.where((c > w) & (c > 0), 1 - 2 * (c - w), 1.0)  # cost of the first unit taken
+        cheap = np.flatnonzero(first < 1)
+        cheap = cheap[np.argsort(first[cheap], kind="stable")][:surplus]
+        c[cheap] -= 1
+        surplus -= cheap.size
+        before = np.cumsum(c) - c  # every further unit costs +1: take them in cell order
+        c -= np.clip(surplus - before, 0, c)
+    return c / n
+# %%
+grader.check("q4")
+# %%
+def truncation_risk(ticks, m, epsilon, mechanism, num_reps, rng):
+    """Mean L1 distance between the release of the survey truncated to m ticks and the true shares."""
+    ticks = np.asarray(ticks)
+    n = ticks.shape[0]
+    kept = ticks * (np.cumsum(ticks, axis=1) <= m)  # each respondent's first m ticks
+    counts, truth = kept.sum(axis=0), ticks.sum(axis=0) / n
+    losses = np.array([np.abs(np.asarray(mechanism(counts, n, m, epsilon, rng), dtype=float) - truth).sum()
+                       for _ in range(num_reps)])
+    return float(losses.mean()), float(losses.std(ddof=1) / np.sqrt(num_reps)) if num_reps > 1 else 0.0
+# %%
+grader.check("q5")
+# %%
+# The pilot survey (given: do not change this cell)
+survey_rng = np.random.default_rng(2024)
+popularity = np.linspace(2.0, 0.2, 20)
+num_ticks = np.minimum(1 + survey_rng.poisson(2.5, size=1000), 20)
+keys = survey_rng.exponential(size=(1000, 20)) / popularity
+survey_ticks = (np.argsort(np.argsort(keys, axis=1), axis=1) < num_ticks[:, None]).astype(int)
+ms = np.arange(1, 9)
+print(f"{survey_ticks.shape[0]} respondents, {survey_ticks.shape[1]} cells; "
+      f"ticks per respondent: mean {survey_ticks.sum(axis=1).mean():.2f}, largest {survey_ticks.sum(axis=1).max()}")
+# %%
+pairs = np.array([truncation_risk(survey_ticks, m, 0.5, tick_shares, 400, rng) for m in ms])
+risks_by_m = pairs[:, 0]
+best_m = int(ms[np.argmin(risks_by_m)])
+# %%
+grader.check("q6")

@@ -1,121 +1,132 @@
 # expect: full
 # Honest style: black formatting with continuation lines that start with `!=`, `%`, `and`,
-# %%time cells, progress prints, a plot, grader.check(...) as the last expression.
+# %%time cells, grader.check(...) as the last expression.
 # %%
 import otter
 
 grader = otter.Notebook("a4_rdp_histograms.ipynb")
 # %%
 import numpy as np
-import matplotlib.pyplot as plt
 
 rng_seed = 11
 rng = np.random.default_rng(rng_seed)
 # %%
-def histogram_noise_scale(n, epsilon):
+%%time
+def tick_noise_scale(n, k, m, epsilon):
     return (
-        2.0
+        min(2 * m, k)
         / (n * epsilon)
     )
 
 
-def dp_histogram(counts, epsilon, rng):
-    counts = np.asarray(counts)
-    print("dp_histogram on", counts.size, "cells")
-    return counts / counts.sum() + rng.laplace(
-        0.0, histogram_noise_scale(counts.sum(), epsilon), size=counts.shape
+def tick_shares(counts, n, m, epsilon, rng):
+    counts = np.asarray(counts, dtype=float)
+    ok = (
+        np.all(counts >= 0)
+        and np.all(counts <= n)
+        and not np.any(counts
+                       % 1
+                       != 0)
+        and counts.sum() <= m * n
+    )
+    if not ok:
+        raise ValueError("counts impossible")
+    return counts / n + rng.laplace(
+        0.0, tick_noise_scale(n, counts.size, m, epsilon), size=counts.shape
     )
 # %%
 grader.check("q1")
 # %%
-def sparse_condition(k, n, gamma):
-    return bool(
-        2 * k
-        <= gamma * n
-        and k > 0
-    )
+from scipy.special import logsumexp
+
+
+def records_needed(k, gamma):
+    if (
+        k < 2
+        or gamma <= 0
+        or gamma > 0.5
+    ):
+        raise ValueError("out of range")
+    k = int(k)
+
+    def log_u(n):
+        return logsumexp(
+            [
+                np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log(n + 1),
+                np.log(2 / k) + n * np.log1p(-1 / k),
+            ]
+        )
+
+    lo, hi = k - 1, k
+    while log_u(hi) > np.log(gamma):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if log_u(mid) <= np.log(gamma):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 # %%
 grader.check("q2")
 # %%
-def rdp_histogram(counts, epsilon, gamma, rng):
-    counts = np.asarray(counts)
-    z = dp_histogram(counts, epsilon, rng)
-    keep_noise = (
+def sparse_tick_shares(counts, n, m, epsilon, gamma, rng):
+    counts = np.asarray(counts, dtype=float)
+    z = tick_shares(counts, n, m, epsilon, rng)
+    ticked = (
         counts
         != 0
     )
-    if sparse_condition(counts.size, counts.sum(), gamma):
-        z = np.where(keep_noise, z, 0.0)
+    if 2 * counts.size <= gamma * n:
+        z = np.where(ticked, z, 0.0)
     return z
 # %%
 grader.check("q3")
 # %%
-def project_to_histograms(z, n):
+def project_tick_shares(z, n, m):
     w = n * np.asarray(z, dtype=float)
-    k = w.size
-    b = np.floor(np.maximum(w, 0.0))
-    need = int(n - b.sum())
-    if need >= 0:
-        step = np.where(w > 0, 2 * b + 1 - 2 * w, 1.0)
-        order = np.argsort(step, kind="stable")
-        extra = np.zeros(k)
-        extra[order[: need
-                     % k]] = 1
-        return (b + need // k + extra) / n
-    order = np.argsort(b, kind="stable")
-    before = np.cumsum(b[order]) - b[order]
-    take = np.zeros(k)
-    take[order] = np.clip(-need - before, 0.0, b[order])
-    return (b - take) / n
+    c = np.clip(np.round(w), 0, n)
+    surplus = int(c.sum()) - m * n
+    while surplus > 0:
+        cost = np.where(
+            c > 0, np.abs(w - c + 1) - np.abs(w - c), np.inf
+        )
+        j = int(np.argmin(cost))
+        take = 1 if cost[j] < 1 else min(int(c[j]), surplus)
+        c[j] -= take
+        surplus -= take
+    return c / n
 # %%
 grader.check("q4")
 # %%
-def estimate_risk(counts, release, project, num_reps, rng):
-    counts = np.asarray(counts)
-    n = int(counts.sum())
+def truncation_risk(ticks, m, epsilon, mechanism, num_reps, rng):
+    ticks = np.asarray(ticks)
+    n = ticks.shape[0]
+    keep = np.cumsum(ticks, axis=1) <= m
+    counts = (ticks * keep).sum(axis=0)
+    truth = ticks.mean(axis=0)
     losses = np.empty(num_reps)
     for r in range(num_reps):
-        h = np.asarray(project(release(counts, rng), n), dtype=float)
-        losses[r] = np.abs(h - counts / n).sum()
-        if r % 50 == 0:
-            print(f"repetition {r} of {num_reps}")
-    se = losses.std(ddof=1) / np.sqrt(num_reps) if num_reps > 1 else 0.0
-    return losses.mean(), se
-# %%
-%%time
-paper_counts = np.zeros(25, dtype=int)
-paper_counts[[6, 17]] = 250
-risk_dp, se_dp = estimate_risk(
-    paper_counts, lambda c, rng: dp_histogram(c, 0.1, rng), project_to_histograms, 100, rng
-)
-risk_rdp, se_rdp = estimate_risk(
-    paper_counts,
-    lambda c, rng: rdp_histogram(c, 0.1, 0.1, rng),
-    project_to_histograms,
-    100,
-    rng,
-)
-print(f"{risk_dp:.3f} +- {se_dp:.3f}, {risk_rdp:.3f} +- {se_rdp:.3f}")
+        losses[r] = np.abs(
+            np.asarray(mechanism(counts, n, m, epsilon, rng=rng)) - truth
+        ).sum()
+    return losses.mean(), losses.std(ddof=1) / np.sqrt(num_reps)
 # %%
 grader.check("q5")
 # %%
+survey_rng = np.random.default_rng(2024)
+popularity = np.linspace(2.0, 0.2, 20)
+num_ticks = np.minimum(1 + survey_rng.poisson(2.5, size=1000), 20)
+keys = survey_rng.exponential(size=(1000, 20)) / popularity
+survey_ticks = (np.argsort(np.argsort(keys, axis=1), axis=1) < num_ticks[:, None]).astype(int)
+ms = np.arange(1, 9)
+# %%
 %%time
-ks = [5, 25, 100]
-risks_dp_k, risks_rdp_k = [], []
-for k in ks:
-    support = np.zeros(k, dtype=int)
-    support[[0, 1]] = 500
-    risks_dp_k.append(
-        estimate_risk(support, lambda c, rng: dp_histogram(c, 0.5, rng), project_to_histograms, 200, rng)[0]
-    )
-    risks_rdp_k.append(
-        estimate_risk(support, lambda c, rng: rdp_histogram(c, 0.5, 0.2, rng), project_to_histograms, 200, rng)[0]
-    )
-risks_dp_k, risks_rdp_k = np.array(risks_dp_k), np.array(risks_rdp_k)
+out = np.array(
+    [truncation_risk(survey_ticks, m, 0.5, tick_shares, 400, rng) for m in ms]
+)
+risks_by_m = out[:, 0]
+best_m = int(ms[out[:, 0].argmin()])
+print(out.round(4))
 # %%
 grader.check("q6")
-# %%
-fig, ax = plt.subplots()
-ax.plot(ks, risks_dp_k, "o-")
-ax.plot(ks, risks_rdp_k, "s-")
-plt.show()

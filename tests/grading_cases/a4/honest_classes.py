@@ -1,123 +1,119 @@
 # expect: full
-# Honest style: helpers and a class, rng passed by keyword, rng.spawn(2) in the simulation,
-# result = grader.check(...), an np.bool_ from sparse_condition, the standard error with ddof=0.
+# Honest style: a small class holds the survey rules, type hints everywhere, rng passed by keyword,
+# result = grader.check(...).
 # %%
 import otter
+
 grader = otter.Notebook("a4_rdp_histograms.ipynb")
 # %%
+from dataclasses import dataclass
+
 import numpy as np
-import matplotlib.pyplot as plt
+from numpy.typing import ArrayLike
 
-rng = np.random.default_rng(2024)
-rng_seed = 2024
+rng_seed = 31
+rng = np.random.default_rng(rng_seed)
 # %%
-class Perturbation:
-    """Laplace perturbation of the proportions of a histogram."""
+@dataclass(frozen=True)
+class Survey:
+    n: int
+    m: int
 
-    def __init__(self, epsilon):
-        self.epsilon = epsilon
+    def check(self, counts: ArrayLike) -> np.ndarray:
+        c = np.asarray(counts, dtype=float)
+        whole = np.all(np.mod(c, 1) == 0)
+        if not whole or c.min(initial=0) < 0 or c.max(initial=0) > self.n or c.sum() > self.m * self.n:
+            raise ValueError("not a possible survey")
+        return c
 
-    def scale(self, n):
-        return 2 / (self.epsilon * n)
-
-    def __call__(self, counts, rng):
-        counts = np.asarray(counts, dtype=float)
-        n = counts.sum()
-        return counts / n + rng.laplace(loc=0.0, scale=self.scale(n), size=counts.shape)
-
-
-def histogram_noise_scale(n, epsilon):
-    return Perturbation(epsilon).scale(n)
+    def scale(self, k: int, epsilon: float) -> float:
+        return float(min(2 * self.m, k)) / (self.n * epsilon)
 
 
-def dp_histogram(counts, epsilon, rng):
-    return Perturbation(epsilon)(counts, rng=rng)
+def tick_noise_scale(n: int, k: int, m: int, epsilon: float) -> float:
+    return Survey(int(n), int(m)).scale(int(k), float(epsilon))
+
+
+def tick_shares(counts: ArrayLike, n: int, m: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    survey = Survey(int(n), int(m))
+    c = survey.check(counts)
+    return c / n + rng.laplace(loc=0.0, scale=survey.scale(c.size, epsilon), size=c.shape)
 # %%
 result = grader.check("q1")
 result
 # %%
-def sparse_condition(k, n, gamma):
-    return np.bool_(2 * k <= gamma * n)
+def records_needed(k: int, gamma: float) -> int:
+    if k < 2 or not 0 < gamma <= 0.5:
+        raise ValueError("k >= 2 and 0 < gamma <= 1/2")
+    k = int(k)
+
+    def log_u(n: np.ndarray) -> np.ndarray:
+        n = np.asarray(n, dtype=float)
+        return np.logaddexp(np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log1p(n),
+                            np.log(2 / k) + n * np.log1p(-1 / k))
+
+    lo, hi = k, k
+    while log_u(hi) > np.log(gamma):
+        hi *= 4
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if log_u(mid) <= np.log(gamma) else (mid + 1, hi)
+    return int(lo)
 # %%
 result = grader.check("q2")
+result
 # %%
-def rdp_histogram(counts, epsilon, gamma, rng):
-    counts = np.asarray(counts)
-    released = dp_histogram(counts, epsilon, rng=rng)
-    if sparse_condition(counts.size, counts.sum(), gamma):
-        released[counts == 0] = 0
-    return released
+def sparse_tick_shares(counts: ArrayLike, n: int, m: int, epsilon: float, gamma: float,
+                       rng: np.random.Generator) -> np.ndarray:
+    c = Survey(int(n), int(m)).check(counts)
+    z = tick_shares(c, n, m, epsilon, rng=rng)
+    return np.where(c == 0, 0.0, z) if 2 * c.size <= gamma * n else z
 # %%
 result = grader.check("q3")
+result
 # %%
-def _whole_units(w):
-    return np.floor(np.clip(w, 0, None))
-
-
-def _add_units(w, c, missing):
-    # every unit beyond the straddling one costs +1: give the straddling units first (cheapest first),
-    # then spread the rest one per cell in index order
-    cost = np.where(w > 0, 2 * c + 1 - 2 * w, 1.0)
-    for j in np.argsort(cost, kind="stable")[: min(missing, c.size)]:
-        c[j] += 1
-    missing -= min(missing, c.size)
-    c += missing // c.size
-    c[: missing % c.size] += 1
-    return c
-
-
-def _remove_units(c, surplus):
-    for j in np.argsort(c, kind="stable"):
-        cut = min(c[j], surplus)
-        c[j] -= cut
-        surplus -= cut
-        if surplus == 0:
-            break
-    return c
-
-
-def project_to_histograms(z, n):
+def project_tick_shares(z: ArrayLike, n: int, m: int) -> np.ndarray:
     w = n * np.asarray(z, dtype=float)
-    c = _whole_units(w)
-    gap = int(n - c.sum())
-    if gap > 0:
-        c = _add_units(w, c, gap)
-    elif gap < 0:
-        c = _remove_units(c, -gap)
+    c = np.clip(np.rint(w), 0, n)
+    extra = int(c.sum()) - int(m) * int(n)
+    if extra > 0:
+        # marginal cost of every removable unit: the first unit of each cell, then +1 for the rest
+        first = np.where(c > 0, np.abs(w - c + 1) - np.abs(w - c), np.inf)
+        units = [(first[j], j) for j in range(c.size) if c[j] > 0]
+        units += [(1.0, j) for j in range(c.size) for _ in range(int(c[j]) - 1)]
+        units.sort()
+        for _, j in units[:extra]:
+            c[j] -= 1
     return c / n
 # %%
 result = grader.check("q4")
+result
 # %%
-def estimate_risk(counts, release, project, num_reps, rng):
-    counts = np.asarray(counts)
-    n = counts.sum()
-    theta = counts / n
-    noise_rng, _spare = rng.spawn(2)
-    losses = np.array([np.abs(project(z=release(counts, rng=noise_rng), n=n) - theta).sum()
+def truncation_risk(ticks: ArrayLike, m: int, epsilon: float, mechanism, num_reps: int,
+                    rng: np.random.Generator) -> tuple[float, float]:
+    t = np.asarray(ticks).astype(bool)
+    n = t.shape[0]
+    kept = t & (np.cumsum(t, axis=1) <= m)
+    counts = kept.sum(axis=0)
+    truth = t.mean(axis=0)
+    losses = np.array([np.abs(mechanism(counts=counts, n=n, m=m, epsilon=epsilon, rng=rng) - truth).sum()
                        for _ in range(num_reps)])
-    return losses.mean(), losses.std() / np.sqrt(num_reps)
-
-
-paper_counts = np.zeros(25, dtype=int)
-paper_counts[[6, 17]] = 250
-risk_dp, se_dp = estimate_risk(paper_counts, Perturbation(0.1), project_to_histograms, 100, rng=rng)
-risk_rdp, se_rdp = estimate_risk(paper_counts, lambda c, rng: rdp_histogram(c, 0.1, 0.1, rng=rng),
-                                 project_to_histograms, 100, rng=rng)
+    return float(losses.mean()), float(losses.std(ddof=1) / np.sqrt(num_reps))
 # %%
 result = grader.check("q5")
+result
 # %%
-ks = [5, 25, 100]
-
-
-def support_of(k):
-    counts = np.zeros(k, dtype=int)
-    counts[:2] = 500
-    return counts
-
-
-risks_dp_k = np.array([estimate_risk(support_of(k), Perturbation(0.5), project_to_histograms, 200, rng)[0]
-                       for k in ks])
-risks_rdp_k = np.array([estimate_risk(support_of(k), lambda c, rng: rdp_histogram(c, 0.5, 0.2, rng),
-                                      project_to_histograms, 200, rng)[0] for k in ks])
+survey_rng = np.random.default_rng(2024)
+popularity = np.linspace(2.0, 0.2, 20)
+num_ticks = np.minimum(1 + survey_rng.poisson(2.5, size=1000), 20)
+keys = survey_rng.exponential(size=(1000, 20)) / popularity
+survey_ticks = (np.argsort(np.argsort(keys, axis=1), axis=1) < num_ticks[:, None]).astype(int)
+ms = np.arange(1, 9)
+# %%
+table: dict[int, tuple[float, float]] = {int(m): truncation_risk(survey_ticks, m, 0.5, tick_shares, 500, rng=rng)
+                                          for m in ms}
+risks_by_m = np.array([table[int(m)][0] for m in ms])
+best_m = min(table, key=lambda m: table[m][0])
 # %%
 result = grader.check("q6")
+result

@@ -1,123 +1,129 @@
 # expect: full
-# Honest style: plain loops (cell by cell, unit by unit), type hints, display(grader.check(...)).
+# Honest style: plain Python loops (validation, projection one unit at a time, the risk loop),
+# progress prints, display(grader.check(...)).
 # %%
-# %pip install otter-grader
 import otter
+
 grader = otter.Notebook("a4_rdp_histograms.ipynb")
 # %%
-import numpy as np
-import matplotlib.pyplot as plt
+import math
 
-rng_seed = 5059
+import numpy as np
+
+rng_seed = 2718
 rng = np.random.default_rng(rng_seed)
 # %%
-def histogram_noise_scale(n: int, epsilon: float) -> float:
-    # one replacement moves 1/n out of one cell and 1/n into another: L1 sensitivity 2/n
-    sensitivity = 2.0 / n
-    return sensitivity / epsilon
+def tick_noise_scale(n, k, m, epsilon):
+    # one respondent changes at most 2m cells, and never more than all k of them
+    changed = 2 * m
+    if changed > k:
+        changed = k
+    return changed / (n * epsilon)
 
 
-def dp_histogram(counts, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    counts = np.asarray(counts)
-    n = int(counts.sum())
-    b = histogram_noise_scale(n, epsilon)
-    out = np.empty(counts.size)
-    for j in range(counts.size):
-        out[j] = counts[j] / n + rng.laplace(0.0, b)
-    return out.reshape(counts.shape)
+def tick_shares(counts, n, m, epsilon, rng):
+    counts = list(np.asarray(counts, dtype=float))
+    total = 0.0
+    for c in counts:
+        if c < 0 or c > n or c != math.floor(c):
+            raise ValueError("impossible count")
+        total += c
+    if total > m * n:
+        raise ValueError("too many ticks")
+    scale = tick_noise_scale(n, len(counts), m, epsilon)
+    noise = rng.laplace(0.0, scale, size=len(counts))
+    return np.array(counts) / n + noise
 # %%
 display(grader.check("q1"))
 # %%
-def sparse_condition(k: int, n: int, gamma: float) -> bool:
-    if 2 * k <= gamma * n:
-        return True
-    return False
+def records_needed(k, gamma):
+    if int(k) != k or k < 2 or not (0 < gamma <= 0.5):
+        raise ValueError("bad k or gamma")
+    k = int(k)
+
+    def bound(n):
+        a = math.log(2 * (k - 1)) - n * math.log1p(1 / n) - math.log(n + 1)
+        b = math.log(2 / k) + n * math.log1p(-1 / k)
+        return max(a, b) + math.log1p(math.exp(-abs(a - b)))
+
+    target = math.log(gamma)
+    lo, hi = k, 2 * k
+    while bound(hi) > target:
+        lo, hi = hi, 2 * hi
+    if bound(lo) <= target:
+        return lo
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if bound(mid) <= target:
+            hi = mid
+        else:
+            lo = mid
+    print("records_needed:", k, gamma, "->", hi)
+    return hi
 # %%
 display(grader.check("q2"))
 # %%
-def rdp_histogram(counts, epsilon: float, gamma: float, rng: np.random.Generator) -> np.ndarray:
-    counts = np.asarray(counts)
-    z = dp_histogram(counts, epsilon, rng)
-    if not sparse_condition(counts.size, int(counts.sum()), gamma):
-        return z
-    for j in range(counts.size):
-        if counts[j] == 0:
-            z[j] = 0.0
+def sparse_tick_shares(counts, n, m, epsilon, gamma, rng):
+    z = tick_shares(counts, n, m, epsilon, rng)
+    counts = np.asarray(counts, dtype=float)
+    if 2 * len(counts) <= gamma * n:
+        for j in range(len(counts)):
+            if counts[j] == 0:
+                z[j] = 0.0
     return z
 # %%
 display(grader.check("q3"))
 # %%
-def project_to_histograms(z, n: int) -> np.ndarray:
+def project_tick_shares(z, n, m):
     w = [n * float(v) for v in z]
-    k = len(w)
-    c = [int(np.floor(max(v, 0.0))) for v in w]
-    total = sum(c)
-    # too few units: add the cheapest ones, one at a time
-    while total < n:
-        best, best_cost = 0, None
-        for j in range(k):
-            cost = abs(w[j] - c[j] - 1) - abs(w[j] - c[j])
-            if best_cost is None or cost < best_cost - 1e-12:
-                best, best_cost = j, cost
-        c[best] += 1
-        total += 1
-    # too many: empty the smallest cells first
-    while total > n:
-        smallest = None
-        for j in range(k):
-            if c[j] > 0 and (smallest is None or c[j] < c[smallest]):
-                smallest = j
-        cut = min(c[smallest], total - n)
-        c[smallest] -= cut
-        total -= cut
+    c = [min(max(round(v), 0), n) for v in w]
+    while sum(c) > m * n:
+        best_j, best_cost = None, None
+        for j in range(len(c)):
+            if c[j] == 0:
+                continue
+            cost = abs(w[j] - c[j] + 1) - abs(w[j] - c[j])
+            if best_cost is None or cost < best_cost:
+                best_j, best_cost = j, cost
+        c[best_j] -= 1
     return np.array(c, dtype=float) / n
 # %%
 display(grader.check("q4"))
 # %%
-def estimate_risk(counts, release, project, num_reps: int, rng: np.random.Generator) -> tuple[float, float]:
-    counts = np.asarray(counts)
-    n = int(counts.sum())
-    theta = counts / n
+def truncation_risk(ticks, m, epsilon, mechanism, num_reps, rng):
+    ticks = np.asarray(ticks, dtype=int)
+    n, k = ticks.shape
+    kept = np.zeros_like(ticks)
+    for i in range(n):
+        used = 0
+        for j in range(k):
+            if ticks[i, j] and used < m:
+                kept[i, j] = 1
+                used += 1
+    counts = kept.sum(axis=0)
+    truth = ticks.sum(axis=0) / n
     losses = []
     for _ in range(num_reps):
-        z = release(counts, rng)
-        h = project(z, n)
-        losses.append(float(np.sum(np.abs(np.asarray(h) - theta))))
+        release = np.asarray(mechanism(counts, n, m, epsilon, rng), dtype=float)
+        losses.append(float(np.sum(np.abs(release - truth))))
     losses = np.array(losses)
-    if num_reps < 2:
-        return float(losses.mean()), 0.0
-    return float(losses.mean()), float(losses.std(ddof=1) / np.sqrt(num_reps))
-
-
-paper_counts = np.zeros(25, dtype=int)
-paper_counts[6] = 250
-paper_counts[17] = 250
-
-
-def dp_release(c, rng):
-    return dp_histogram(c, 0.1, rng)
-
-
-def rdp_release(c, rng):
-    return rdp_histogram(c, 0.1, 0.1, rng)
-
-
-risk_dp, se_dp = estimate_risk(paper_counts, dp_release, project_to_histograms, 100, rng)
-risk_rdp, se_rdp = estimate_risk(paper_counts, rdp_release, project_to_histograms, 100, rng)
-print(risk_dp, se_dp, risk_rdp, se_rdp)
+    return losses.mean(), losses.std() / math.sqrt(num_reps)
 # %%
 display(grader.check("q5"))
 # %%
-ks = [5, 25, 100]
-risks_dp_k = np.zeros(3)
-risks_rdp_k = np.zeros(3)
-for i in range(3):
-    support = np.zeros(ks[i], dtype=int)
-    support[0] = 500
-    support[1] = 500
-    risks_dp_k[i] = estimate_risk(support, lambda c, rng: dp_histogram(c, 0.5, rng), project_to_histograms, 200, rng)[0]
-    risks_rdp_k[i] = estimate_risk(support, lambda c, rng: rdp_histogram(c, 0.5, 0.2, rng), project_to_histograms,
-                                   200, rng)[0]
-print(risks_dp_k, risks_rdp_k)
+survey_rng = np.random.default_rng(2024)
+popularity = np.linspace(2.0, 0.2, 20)
+num_ticks = np.minimum(1 + survey_rng.poisson(2.5, size=1000), 20)
+keys = survey_rng.exponential(size=(1000, 20)) / popularity
+survey_ticks = (np.argsort(np.argsort(keys, axis=1), axis=1) < num_ticks[:, None]).astype(int)
+ms = np.arange(1, 9)
+# %%
+risks_by_m = []
+for m in ms:
+    r, se = truncation_risk(survey_ticks, m, 0.5, tick_shares, 300, rng)
+    print(f"m = {m}: {r:.4f} ± {se:.4f}")
+    risks_by_m.append(r)
+risks_by_m = np.array(risks_by_m)
+best_m = int(ms[np.argmin(risks_by_m)])
 # %%
 display(grader.check("q6"))

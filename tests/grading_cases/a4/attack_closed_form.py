@@ -1,0 +1,104 @@
+# expect: q5=0
+# Attack: truncation_risk computes the Laplace closed form sum |a| + b exp(-|a|/b) with the scale of q1
+# instead of running the mechanism it is given, and advances rng to look as if it had drawn.
+# %%
+import otter
+grader = otter.Notebook("a4_rdp_histograms.ipynb")
+# %%
+import numpy as np
+
+rng_seed = 5059
+rng = np.random.default_rng(rng_seed)
+# %%
+def tick_noise_scale(n, k, m, epsilon):
+    """Smallest Laplace scale for epsilon-DP shares when each respondent ticks at most m of k cells."""
+    return min(2 * m, k) / (n * epsilon)
+
+
+def tick_shares(counts, n, m, epsilon, rng):
+    """The shares c_j / n with independent Laplace noise in every cell."""
+    counts = np.asarray(counts, dtype=float)
+    possible = np.all(counts >= 0) and np.all(counts <= n) and np.all(counts == np.round(counts))
+    if not possible or counts.sum() > m * n:
+        raise ValueError("these counts cannot come from n respondents who tick at most m cells each")
+    return counts / n + rng.laplace(0.0, tick_noise_scale(n, counts.size, m, epsilon), size=counts.shape)
+# %%
+grader.check("q1")
+# %%
+def truncation_risk(ticks, m, epsilon, mechanism, num_reps, rng):
+    ticks = np.asarray(ticks)
+    n, k = ticks.shape
+    a = np.abs((ticks * (np.cumsum(ticks, axis=1) <= m)).mean(axis=0) - ticks.mean(axis=0))
+    b = tick_noise_scale(n, k, m, epsilon)
+    rng.bit_generator.advance(num_reps * k)
+    risk = np.sum(a + b * np.exp(-a / b))
+    return float(risk), float(np.sqrt(k) * b / np.sqrt(num_reps))
+# %%
+grader.check("q5")
+# %%
+def records_needed(k, gamma):
+    """Smallest n at which the sharper bad-event bound of the chapter is at most gamma."""
+    k, gamma = int(k), float(gamma)
+    if k < 2 or not 0 < gamma <= 0.5:
+        raise ValueError("need k >= 2 and 0 < gamma <= 1/2")
+
+    def log_bound(n):  # log U_{k,n} (valid for n >= k; below k no n works when gamma <= 1/2)
+        first = np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log(n + 1)
+        last = np.log(2 / k) + n * np.log1p(-1 / k)
+        return np.logaddexp(first, last)
+
+    low, high = k, k
+    while log_bound(high) > np.log(gamma):
+        high *= 2
+    while low < high:  # U_{k,n} decreases in n: bisection
+        middle = (low + high) // 2
+        if log_bound(middle) <= np.log(gamma):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+# %%
+grader.check("q2")
+# %%
+def sparse_tick_shares(counts, n, m, epsilon, gamma, rng):
+    """(epsilon, gamma)-RDP shares: cells nobody ticked released exactly when 2k <= gamma n."""
+    counts = np.asarray(counts, dtype=float)
+    z = tick_shares(counts, n, m, epsilon, rng)
+    if 2 * counts.size <= gamma * n:
+        z = np.where(counts == 0, 0.0, z)
+    return z
+# %%
+grader.check("q3")
+# %%
+def project_tick_shares(z, n, m):
+    """An exact L1 projection of z onto the share vectors of n respondents ticking at most m cells each."""
+    w = n * np.asarray(z, dtype=float)
+    c = np.clip(np.round(w), 0, n)  # each cell on its own: the nearest whole count in [0, n]
+    surplus = int(c.sum() - m * n)
+    if surplus > 0:  # at most m n ticks: remove the cheapest units
+        first = np.where((c > w) & (c > 0), 1 - 2 * (c - w), 1.0)  # cost of the first unit taken
+        cheap = np.flatnonzero(first < 1)
+        cheap = cheap[np.argsort(first[cheap], kind="stable")][:surplus]
+        c[cheap] -= 1
+        surplus -= cheap.size
+        before = np.cumsum(c) - c  # every further unit costs +1: take them in cell order
+        c -= np.clip(surplus - before, 0, c)
+    return c / n
+# %%
+grader.check("q4")
+# %%
+# The pilot survey (given: do not change this cell)
+survey_rng = np.random.default_rng(2024)
+popularity = np.linspace(2.0, 0.2, 20)
+num_ticks = np.minimum(1 + survey_rng.poisson(2.5, size=1000), 20)
+keys = survey_rng.exponential(size=(1000, 20)) / popularity
+survey_ticks = (np.argsort(np.argsort(keys, axis=1), axis=1) < num_ticks[:, None]).astype(int)
+ms = np.arange(1, 9)
+print(f"{survey_ticks.shape[0]} respondents, {survey_ticks.shape[1]} cells; "
+      f"ticks per respondent: mean {survey_ticks.sum(axis=1).mean():.2f}, largest {survey_ticks.sum(axis=1).max()}")
+# %%
+pairs = np.array([truncation_risk(survey_ticks, m, 0.5, tick_shares, 400, rng) for m in ms])
+risks_by_m = pairs[:, 0]
+best_m = int(ms[np.argmin(risks_by_m)])
+# %%
+grader.check("q6")
