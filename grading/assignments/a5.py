@@ -338,10 +338,10 @@ QUESTIONS = [
     Question("q4", ["set_flip_variance"], [
         Check("the variance the flips cause", 2.0, q4_values)]),
     Question("q5", ["simulate_set_errors"], [
-        Check("with an honest client and 8 users: the law of the errors against the grader's simulation", 0.75,
-              q5_law, statistical=True, gate=True),
         Check("with the grader's client flipping at other rates: the errors it causes (the simulation runs the "
               "client it is given)", 1.25, q5_other_client, statistical=True, gate=True),
+        Check("with an honest client and 8 users: the law of the errors against the grader's simulation", 0.75,
+              q5_law, statistical=True, gate=True),
         Check("simulation draws from rng", 0.25, q5_random, gate=True),
         Check("with an honest client: unbiased errors, at least the spread of the flips", 0.75, q5_honest,
               statistical=True)]),
