@@ -304,36 +304,38 @@ WRONG_ANSWERS = [
         ["1 / 162", "0.00617", "e^(-", "np.isclose"], id="delta-forgets-count-1"),
     pytest.param(
         "a4_rdp_histograms", "q4",
-        "def project_to_histograms(z, n):\n    w = n * np.asarray(z, dtype=float)\n    c = np.zeros_like(w)\n"
-        "    for _ in range(n):\n        c[np.argmax(w - c)] += 1\n    return c / n\n",
-        "the surplus must be taken from the smallest cells first", ["0.52, 0.48", "0.48"],
-        id="projection-largest-first"),
+        "def project_tick_shares(z, n, m):\n    w = n * np.asarray(z, dtype=float)\n"
+        "    return np.clip(np.round(w), 0, n) / n\n",
+        "a survey of n respondents, each ticking at most m cells, can produce", ["0.74", "20", "clip"],
+        id="projection-ignores-the-tick-bound"),
     pytest.param(
         "a5_local_dp_auditing", "q1",
-        "def cms_flip_probability(epsilon):\n    return 1 / (np.exp(epsilon) + 1)\n",
-        "cms_flip_probability must give the smallest flip probability for which one report is epsilon-DP", ["0.25", "1/(3 + 1)"],
-        id="cms-full-epsilon"),
+        "def set_flip_probability(epsilon, set_size):\n    return 1 / (np.exp(epsilon / 2) + 1)\n",
+        "set_flip_probability must give the smallest flip probability for which one report of a set is epsilon-DP",
+        ["0.25", "1/(3 + 1)"], id="set-flip-of-one-item"),
     pytest.param(
         "a5_local_dp_auditing", "q3",
-        "def cms_flip_probability(epsilon):\n    return 1 / (np.exp(epsilon / 2) + 1)\n"
-        "def cms_aggregate(reports, hash_indices, num_hashes, epsilon):\n"
-        "    q = cms_flip_probability(epsilon)\n"
-        "    sketch = np.zeros((num_hashes, np.shape(reports)[1]))\n"
-        "    np.add.at(sketch, hash_indices, (np.asarray(reports) - q) / (1 - 2 * q))\n"
-        "    return sketch\n",
-        "cms_aggregate must return the (m, width) sketch of the question's example", ["6.0", "-2.0", "1.5"],
-        id="cms-server-forgets-m"),
+        "def set_flip_probability(epsilon, set_size):\n    return 1 / (np.exp(epsilon / (2 * set_size)) + 1)\n"
+        "def set_estimate(reports, hash_indices, hash_table, items, epsilon, set_size):\n"
+        "    reports, table = np.asarray(reports, dtype=float), np.asarray(hash_table)\n"
+        "    m, w = table.shape[1], reports.shape[1]\n"
+        "    q = set_flip_probability(epsilon, set_size)\n"
+        "    sketch = np.zeros((m, w))\n"
+        "    np.add.at(sketch, hash_indices, m * (reports - q) / (1 - 2 * q))\n"
+        "    cells = sketch[np.arange(m), table[items]]\n"
+        "    return w / (w - 1) * (cells.mean(axis=-1) - reports.shape[0] / w)\n",
+        "set_estimate must return one estimate per item asked", ["17/3", "17 / 3", "5.667"],
+        id="set-estimate-chapter-correction"),
     pytest.param(
         "a5_local_dp_auditing", "q4",
-        "def cms_estimate(sketch, hash_table, items, num_users):\n"
-        "    sketch = np.asarray(sketch)\n"
-        "    cells = sketch[np.arange(sketch.shape[0]), hash_table[items]]\n"
-        "    return cells.mean(axis=-1) - num_users / sketch.shape[1]\n",
-        "cms_estimate must return one estimate per item asked", ["16/3", "16 / 3", "5.333"],
-        id="cms-estimate-no-collision-factor"),
+        "def set_flip_variance(num_users, epsilon, set_size, width):\n"
+        "    t = np.exp(np.asarray(epsilon) / 2)\n"
+        "    return num_users * t / (t - 1) ** 2 * (width / (width - 1)) ** 2\n",
+        "set_flip_variance must give the value of the question's example", ["1200", "1/16"],
+        id="set-flip-variance-of-one-item"),
     pytest.param(
-        "a5_local_dp_auditing", "q4",
-        "def cms_estimate(sketch, hash_table, items, num_users):\n    raise KeyError('my own bug')\n",
+        "a5_local_dp_auditing", "q3",
+        "def set_estimate(reports, hash_indices, hash_table, items, epsilon, set_size):\n    raise KeyError('my own bug')\n",
         "Your code raised KeyError", ["my own bug", "Traceback"], id="student-exception-caught"),
 ]
 
