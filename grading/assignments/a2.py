@@ -1,16 +1,21 @@
-"""Hidden checks of assignment 2 (sensitivity and the Laplace mechanism).
+"""Hidden checks of assignment 2 (sensitivity and the Laplace mechanism, several items per person).
 
-The mechanisms are tested for behaviour (independent noise draws, low-order bits that do not
-depend on the value, the same law on every input, privacy on neighbours); the simulation runs on
-noise mechanisms of the grader's own, with a scale factor drawn fresh per run.
+Q1 and Q3 are exact (every sign case of the bounds, NumPy numbers, keyword calls, bad input). The
+pair release of Q2 is tested for behaviour (independent draws, low-order bits and coupled releases
+that do not depend on the data, the law of both entries on data with long records and outliers,
+privacy on neighbours). The simulation of Q4 runs on noise mechanisms of the grader's own (a rescaled
+Laplace, a Gaussian), evaluated in the grading process, whose true error is computed here by
+integrating over the noise on the count.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy import integrate
 
 from ..checks import (
     Check,
+    CheckFailed,
     Question,
     as_array,
     as_float,
@@ -22,259 +27,352 @@ from ..checks import (
     low_bits_same_law,
     not_too_regular,
     privacy_holds,
+    raises,
     randomness,
     require,
-    same_law,
 )
 from ..sandbox import Expr
 
 NAME = "a2_laplace_mechanism"
 
 
+# ----------------------------------------------------------------------------- Q1
+def _total_sens(lower: float, upper: float, m: int) -> float:
+    return max(0.0, m * upper) - min(0.0, m * lower)
+
+
+def _pair_sens(lower: float, upper: float, m: int) -> float:
+    return m * max(1.0 + max(upper, -lower), upper - lower)
+
+
 def q1_public(sb, ctx):
-    close(sb.value("COUNT_SENSITIVITY"), 1, "COUNT_SENSITIVITY")
-    close(sb.call("sum_sensitivity", -20, 80), 100, "sum_sensitivity at the public example [-20, 80]")
+    close(sb.call("sum_sensitivity", -20.0, 80.0, 3), 300.0, "sum_sensitivity at the public example [-20, 80], m = 3")
+    close(sb.call("count_sum_sensitivity", -1.0, 1.0, 2), 4.0,
+          "count_sum_sensitivity at the public example [-1, 1], m = 2")
 
 
-def q1_sum_mean(sb, ctx):
-    g = ctx.rng()
-    lower, upper, n = float(g.uniform(-50, 0)), float(g.uniform(1, 400)), int(g.integers(2, 900))
-    close(sb.call("sum_sensitivity", lower, upper), upper - lower,
-          "sum_sensitivity on other bounds (replace-one: a value can move from lower to upper)", rtol=1e-9)
-    close(sb.call("mean_sensitivity", np.float64(lower), np.float64(upper), np.int64(n)), (upper - lower) / n,
-          "mean_sensitivity on other bounds (NumPy numbers)", rtol=1e-9)
-    close(sb.call("mean_sensitivity", lower=lower, upper=upper, n=n), (upper - lower) / n,
-          "mean_sensitivity called by keyword", rtol=1e-9)
+def _q1_cases(g):
+    """One setting per sign case: lower >= 0, lower < 0 < upper (both regimes of the pair), upper <= 0."""
+    m = [int(g.integers(1, 6)) for _ in range(5)]
+    return [
+        ("amounts in [lower, upper] with 0 <= lower", float(g.uniform(0.5, 20)), float(g.uniform(25, 200)), m[0]),
+        ("amounts in [lower, upper] with lower < 0 < upper", float(-g.uniform(5, 50)), float(g.uniform(5, 200)), m[1]),
+        ("amounts in a narrow interval around 0", float(-g.uniform(0.05, 0.3)), float(g.uniform(0.3, 0.6)), m[2]),
+        ("amounts in [lower, upper] with upper <= 0", float(-g.uniform(30, 90)), float(-g.uniform(0, 20)), m[3]),
+        ("amounts in [0, upper]", 0.0, float(g.uniform(1, 10)), m[4]),
+    ]
+
+
+def q1_sum(sb, ctx):
+    for what, lower, upper, m in _q1_cases(ctx.rng()):
+        close(sb.call("sum_sensitivity", lower, upper, m), _total_sens(lower, upper, m),
+              f"sum_sensitivity, {what} (a customer may have no item)", rtol=1e-9)
+    lower, upper, m = -12.5, 40.0, 4
+    close(sb.call("sum_sensitivity", lower=np.float64(lower), upper=np.float64(upper), m=np.int64(m)),
+          _total_sens(lower, upper, m), "sum_sensitivity called by keyword with NumPy numbers", rtol=1e-9)
+
+
+def q1_pair(sb, ctx):
+    for what, lower, upper, m in _q1_cases(ctx.rng()):
+        close(sb.call("count_sum_sensitivity", lower, upper, m), _pair_sens(lower, upper, m),
+              f"count_sum_sensitivity, {what} (the L1 change of the pair, a customer may have no item)", rtol=1e-9)
+    lower, upper, m = 2.0, 7.5, 3
+    close(sb.call("count_sum_sensitivity", lower=np.float64(lower), upper=np.float64(upper), m=np.int64(m)),
+          _pair_sens(lower, upper, m), "count_sum_sensitivity called by keyword with NumPy numbers", rtol=1e-9)
+
+
+def q1_raises(sb, ctx):
+    for name in ("sum_sensitivity", "count_sum_sensitivity"):
+        require(raises(sb, name, 5.0, 1.0, 2), f"{name} must raise ValueError when lower > upper (try 5, 1, m = 2)")
+        require(raises(sb, name, 0.0, 1.0, 0), f"{name} must raise ValueError when m < 1 (try m = 0)")
+        require(raises(sb, name, 0.0, 1.0, np.int64(-1)), f"{name} must raise ValueError when m < 1 (try m = -1)")
+
+
+# ----------------------------------------------------------------------------- Q2
+def _dyadic(values: np.ndarray) -> np.ndarray:
+    return np.round(np.asarray(values, dtype=float) * 1024) / 1024
+
+
+def _shop(g, customers: int) -> list[np.ndarray]:
+    """Records of 0 to 9 amounts (many longer than m), refunds and outliers, dyadic so sums are exact."""
+    records = []
+    for _ in range(customers):
+        k = int(g.integers(0, 10))
+        amounts = g.exponential(30.0, k) * np.where(g.random(k) < 0.2, -0.5, 1.0)
+        amounts[g.random(k) < 0.05] *= 1000.0  # outliers far above upper
+        records.append(_dyadic(amounts))
+    return records
+
+
+def _exact_pair(records, lower, upper, m) -> np.ndarray:
+    kept = [np.clip(r[:m], lower, upper) for r in records]
+    return np.array([sum(k.size for k in kept), float(np.sum(np.concatenate(kept))) if kept else 0.0])
+
+
+def _as_lists(records) -> list[list[float]]:
+    return [[float(v) for v in r] for r in records]
+
+
+_Q2_DRAWS: dict = {}  # (sandbox, seed) -> releases drawn once per grading run, shared by the q2 checks
+
+
+def _q2_draws(sb, ctx):
+    """1,000 releases of a shop (half by keyword, records as lists) and 1,000 of a neighbour (one customer
+    replaced by an outlier with many items), drawn once per grading run."""
+    key = (id(sb), ctx.seed)
+    if key not in _Q2_DRAWS:
+        _Q2_DRAWS.clear()
+        g = ctx.rng()
+        lower, upper, m, epsilon = -10.0, 100.0, 3, 0.8
+        x = _shop(g, int(g.integers(40, 120)))
+        y = list(x)
+        y[0] = _dyadic(np.full(12, 5e5))  # one customer with twelve huge purchases
+        as_lists = _as_lists(x)
+        draws_x = [sb.call("release_count_and_sum", x, lower, upper, m, epsilon, g) for _ in range(500)]
+        draws_x += [sb.call("release_count_and_sum", purchases=as_lists, lower=lower, upper=upper, m=np.int64(m),
+                            epsilon=epsilon, rng=g) for _ in range(500)]
+        draws_y = [sb.call("release_count_and_sum", y, lower, upper, m, epsilon, g) for _ in range(1000)]
+        arrays = []
+        for draws in (draws_x, draws_y):
+            out = np.array([as_array(d, "release_count_and_sum").ravel() for d in draws])
+            require(out.ndim == 2 and out.shape[1] == 2, "release_count_and_sum must return two numbers")
+            arrays.append(out)
+        scale = _pair_sens(lower, upper, m) / epsilon
+        _Q2_DRAWS[key] = (scale, epsilon, _exact_pair(x, lower, upper, m), arrays[0], _exact_pair(y, lower, upper, m),
+                          arrays[1])
+    return _Q2_DRAWS[key]
 
 
 def q2_behaviour(sb, ctx):
-    # independent draws (noise placed on the law's quantiles fails) and low-order bits that do not
-    # carry the value (a release hiding the input in its mantissa fails)
+    scale, _, centre_x, draws_x, _, draws_y = _q2_draws(sb, ctx)
+    noise = (draws_x - centre_x).ravel()
+    not_too_regular(noise, laplace_cdf(scale), "release_count_and_sum")
+    low_bits_same_law(draws_x.ravel(), draws_y.ravel(), "release_count_and_sum on two neighbouring shops")
+
+
+q2_random = randomness("release_count_and_sum", lambda g: ([[1.0, 2.0], [3.0]], 0.0, 5.0, 2, 1.0, g))
+
+
+def q2_exact(sb, ctx):
+    # a huge epsilon shows what is kept and clipped; bad input must raise
     g = ctx.rng()
-    scale = as_float(sb.call("laplace_scale", 1.0, 0.5), "laplace_scale")
-    require(scale > 0, "laplace_scale must be positive")
-    noise = as_array(sb.call("laplace_mechanism", np.zeros(20_000), 1.0, 0.5, g), "laplace_mechanism")
-    require(noise.shape == (20_000,), "laplace_mechanism must keep the shape of value (try np.zeros(20000))")
-    not_too_regular(noise, laplace_cdf(scale), "laplace_mechanism")
-    a = as_array(sb.call("laplace_mechanism", np.full(20_000, 10.0), 1.0, 1.0, g), "laplace_mechanism")
-    b = as_array(sb.call("laplace_mechanism", np.full(20_000, 11.0), 1.0, 1.0, g), "laplace_mechanism")
-    low_bits_same_law(a, b, "laplace_mechanism on the neighbouring values 10 and 11")
-    # the same generator state on neighbouring inputs (values of every size, one entry moved by at most
-    # the sensitivity): the releases differ by exactly that move, and no value is released exactly
-    size = 5_000
-    values = np.round(10 ** g.uniform(-3, 12, size) * g.choice([-1.0, 1.0], size) * 1024) / 1024  # dyadic
-    moved = values.copy()
-    moved[: size // 2] += np.round(g.uniform(-1, 1, size // 2) * 1024) / 1024
-    seed = int(g.integers(2**62))
-    x = as_array(sb.call("laplace_mechanism", values, 1.0, 1.0, np.random.default_rng(seed)), "laplace_mechanism")
-    y = as_array(sb.call("laplace_mechanism", moved, 1.0, 1.0, rng=np.random.default_rng(seed)), "laplace_mechanism")
-    require(x.shape == values.shape, "laplace_mechanism must keep the shape of value")
-    # noise can round away only where the spacing of floats is coarse: exact releases of values below
-    # 1e6 (probability about 1e-10 each) or many of the large ones mean the value went out unnoised
-    large = np.abs(values) >= 1e6
-    expected = float(np.sum(np.spacing(np.abs(values[large])))) / 2  # Laplace(1): density 1/2 at 0
-    require(np.all(x[~large] != values[~large]) and np.sum(x[large] == values[large]) <= 5 + 20 * expected,
-            "laplace_mechanism must add noise to every value, small or large (try values of 1e-3 and 1e12)")
-    coupled_additive(x, y, values - moved, "laplace_mechanism")
-
-
-def q2_scale(sb, ctx):
-    g = ctx.rng()
-    s, e = float(g.uniform(0.1, 20)), float(g.uniform(0.05, 5))
-    close(sb.call("laplace_scale", s, e), s / e, "laplace_scale", rtol=1e-9)
-    close(sb.call("laplace_scale", sensitivity=np.float64(s), epsilon=np.float64(e)), s / e,
-          "laplace_scale called by keyword with NumPy numbers", rtol=1e-9)
-
-
-q2_random = randomness("laplace_mechanism", lambda g: (np.zeros(50), 1.0, 1.0, g))
-
-
-def q2_sizes(sb, ctx):
-    # single numbers and arrays, small and large values: the noise must not depend on them
-    g = ctx.rng()
-    scale = as_float(sb.call("laplace_scale", 1.0, 0.5), "laplace_scale")  # the notebook's own scale
-    require(scale > 0, "laplace_scale must be positive")
-    values = np.sign(g.uniform(-1, 1, 600)) * 10 ** g.uniform(-2, 6, 600)
-    single = np.array([as_float(sb.call("laplace_mechanism", float(v), 1.0, 0.5, g), "laplace_mechanism") - v
-                       for v in values])
-    zeros = as_array(sb.call("laplace_mechanism", np.zeros(20_000), 1.0, 0.5, g), "laplace_mechanism")
-    big = float(10 ** g.uniform(3, 7))
-    large = as_array(sb.call("laplace_mechanism", np.full(20_000, big), 1.0, 0.5, g), "laplace_mechanism") - big
-    data = g.normal(0.0, 100.0, 20_000)  # different values, as real data has
-    spread = as_array(sb.call("laplace_mechanism", value=data, sensitivity=1.0, epsilon=0.5, rng=g),
-                      "laplace_mechanism") - data
-    same_law(single / scale, zeros / scale, "laplace_mechanism: noise on single numbers against noise on an array")
-    same_law(large / scale, zeros / scale, "laplace_mechanism: noise on large values against noise on zeros")
-    same_law(spread / scale, zeros / scale, "laplace_mechanism: noise on different values against noise on zeros")
-    # a large scale too, each normalised by the notebook's own laplace_scale
-    sensitivity, epsilon = float(10 ** g.uniform(0, 2)), float(10 ** g.uniform(-2, -0.5))
-    wide = as_float(sb.call("laplace_scale", sensitivity, epsilon), "laplace_scale")
-    require(wide > 0, "laplace_scale must be positive")
-    noisy = as_array(sb.call("laplace_mechanism", np.zeros(20_000), sensitivity, epsilon, g), "laplace_mechanism")
-    same_law(noisy / wide, zeros / scale, "laplace_mechanism: noise at a large scale, divided by laplace_scale")
+    lower, upper, m = float(-g.uniform(1, 5)), float(g.uniform(20, 60)), int(g.integers(1, 5))
+    records = _shop(g, 30)
+    got = as_array(sb.call("release_count_and_sum", records, lower, upper, np.int64(m), 1e12, g),
+                   "release_count_and_sum").ravel()
+    require(got.shape == (2,), "release_count_and_sum must return two numbers")
+    require(np.allclose(got, _exact_pair(records, lower, upper, m), rtol=1e-9, atol=1e-6),
+            "with a huge epsilon release_count_and_sum must give (number of kept items, total of the clipped kept "
+            "amounts), keeping each customer's first m amounts in the order given (empty records and records "
+            "longer than m included)")
+    shop = [[1.0, 2.0], [3.0]]
+    for args, what in (((0.0, 5.0, 2, 0.0), "epsilon = 0"), ((0.0, 5.0, 2, -1.0), "epsilon < 0"),
+                       ((5.0, 0.0, 2, 1.0), "lower > upper"), ((0.0, 5.0, 0, 1.0), "m = 0")):
+        require(raises(sb, "release_count_and_sum", shop, *args, np.random.default_rng(0)),
+                f"release_count_and_sum must raise ValueError when {what}")
 
 
 def q2_law(sb, ctx):
-    for value, sensitivity, epsilon in ((3.0, 1.0, 0.5), (-20.0, 4.0, 2.0)):
-        out = as_array(sb.call("laplace_mechanism", np.full(20_000, value), sensitivity, epsilon, ctx.rng()),
-                       "laplace_mechanism")
-        require(out.shape == (20_000,), "laplace_mechanism must keep the shape of value")
-        ks_fits(out - value, laplace_cdf(sensitivity / epsilon),
-                f"laplace_mechanism (value {value}, sensitivity {sensitivity}, epsilon {epsilon})")
-        laplace_centre_fits(out - value, sensitivity / epsilon, "laplace_mechanism: the peak of the noise at 0")
-    single = sb.call("laplace_mechanism", 2.5, 1.0, 1.0, ctx.rng())
-    require(as_array(single, "laplace_mechanism").size == 1, "a single value gives a single noisy value")
+    scale, _, centre_x, draws_x, centre_y, draws_y = _q2_draws(sb, ctx)
+    for draws, centre, what in ((draws_x, centre_x, "a shop"),
+                                (draws_y, centre_y, "a shop with one customer of twelve huge purchases")):
+        for j, entry in enumerate(("number of kept items", "total")):
+            ks_fits(draws[:, j] - centre[j], laplace_cdf(scale),
+                    f"release_count_and_sum, {entry} on {what} (first m items, clipped, Laplace noise at the scale "
+                    "the pair needs)")
+    laplace_centre_fits(np.concatenate([draws_x - centre_x, draws_y - centre_y]).ravel(), scale,
+                        "release_count_and_sum: the peak of the noise at 0")
 
 
-def q2_privacy(sb, ctx):
-    epsilon, trials = 1.0, 100_000
-    a = as_array(sb.call("laplace_mechanism", np.full(trials, 10.0), 1.0, epsilon, ctx.rng()), "laplace_mechanism")
-    b = as_array(sb.call("laplace_mechanism", np.full(trials, 11.0), 1.0, epsilon, ctx.rng()), "laplace_mechanism")
-    privacy_holds(a, b, epsilon, np.linspace(5, 16, 45), "laplace_mechanism")
+def q2_independent_private(sb, ctx):
+    scale, epsilon, centre_x, draws_x, centre_y, draws_y = _q2_draws(sb, ctx)
+    noise = draws_x - centre_x
+    corr = float(np.corrcoef(noise.T)[0, 1])
+    require(abs(corr) < 5 / np.sqrt(noise.shape[0]),
+            "release_count_and_sum: the noise on the count and on the total must be independent draws")
+    # the totals of neighbouring shops: within e^epsilon on every well-filled bin
+    edges = np.linspace(min(centre_x[1], centre_y[1]) - 3 * scale, max(centre_x[1], centre_y[1]) + 3 * scale, 25)
+    privacy_holds(draws_x[:, 1], draws_y[:, 1], epsilon, edges,
+                  "release_count_and_sum (the total) on neighbouring shops, one customer replaced by an outlier",
+                  min_count=100)
 
 
-_Q3_DRAWS: dict = {}  # (sandbox, seed) -> the releases q3_behaviour drew, reused by q3_law
-
-
-def _q3_draws(sb, ctx):
-    """2,000 releases on data with values above ``upper`` (clipping matters) and 2,000 on a neighbour
-    (one value replaced), drawn once per grading run and shared by the two q3 checks."""
-    key = (id(sb), ctx.seed)
-    if key not in _Q3_DRAWS:
-        _Q3_DRAWS.clear()
-        g = ctx.rng()
-        x = np.round(g.exponential(60.0, size=int(g.integers(50, 150))), 2)
-        y = x.copy()
-        y[0] = 100.0 - min(y[0], 100.0)
-        lower, upper, epsilon = 0.0, 100.0, 0.7
-        draws_x = np.array([as_float(sb.call("clipped_mean", x, lower, upper, epsilon, g), "clipped_mean")
-                            for _ in range(1000)]
-                           + [as_float(sb.call("clipped_mean", x=x, lower=lower, upper=upper, epsilon=epsilon, rng=g),
-                                       "clipped_mean") for _ in range(1000)])
-        draws_y = np.array([as_float(sb.call("clipped_mean", y, lower, upper, epsilon, g), "clipped_mean")
-                            for _ in range(2000)])
-        _Q3_DRAWS[key] = (np.clip(x, lower, upper).mean(), (upper - lower) / x.size / epsilon, draws_x, draws_y)
-    return _Q3_DRAWS[key]
-
-
-def q3_behaviour(sb, ctx):
-    # releases on two neighbouring datasets (one value replaced): independent draws, and last digits
-    # that do not depend on the dataset
-    centre, scale, draws_x, draws_y = _q3_draws(sb, ctx)
-    not_too_regular(draws_x - centre, laplace_cdf(scale), "clipped_mean")
-    low_bits_same_law(draws_x, draws_y, "clipped_mean on two neighbouring datasets")
-
-
-q3_random = randomness("clipped_mean", lambda g: (np.arange(10.0), 0.0, 5.0, 1.0, g))
-
-
-def q3_law(sb, ctx):
-    # the releases (half of them called by keyword) around the mean of the data clipped to [0, 100]
-    centre, scale, draws_x, _ = _q3_draws(sb, ctx)
-    ks_fits(draws_x - centre, laplace_cdf(scale), "clipped_mean: the release around the clipped mean")
-    laplace_centre_fits(draws_x - centre, scale, "clipped_mean: the peak of the noise")
-
-
-def q3_privacy(sb, ctx):
-    # neighbours: one value moved from inside the range to far above it; clipping must bound the change
+def q2_coupled(sb, ctx):
+    # the same generator state on neighbouring shops: the releases differ by exactly the exact pairs' difference
     g = ctx.rng()
-    x = np.full(20, 3.0)
-    y = x.copy()
-    y[0] = 1e6
-    means = [as_float(sb.call("clipped_mean", data, 0.0, 10.0, 1.0, g), "clipped_mean") for data in (x, y)]
-    require(all(np.isfinite(means)) and abs(means[1] - means[0]) < 40,
-            "clipped_mean must clip before averaging (try twenty 3s, then one of them replaced by 1e6, in [0, 10])")
+    lower, upper, m, epsilon = -8.0, 64.0, 2, 1.0
+    x = _shop(g, 60)
+    y = list(x)
+    y[int(g.integers(60))] = _dyadic(g.uniform(-20, 90, int(g.integers(0, 5))))
+    a, b = [], []
+    for _ in range(100):
+        seed = int(g.integers(2**62))
+        a.append(as_array(sb.call("release_count_and_sum", x, lower, upper, m, epsilon, np.random.default_rng(seed)),
+                          "release_count_and_sum").ravel())
+        b.append(as_array(sb.call("release_count_and_sum", y, lower, upper, m, epsilon,
+                                  rng=np.random.default_rng(seed)), "release_count_and_sum").ravel())
+    require(all(v.shape == (2,) for v in a + b), "release_count_and_sum must return two numbers")
+    shift = _exact_pair(x, lower, upper, m) - _exact_pair(y, lower, upper, m)
+    coupled_additive(np.array(a), np.array(b), np.tile(shift, 100), "release_count_and_sum")
 
 
-def q4_formula(sb, ctx):
+# ----------------------------------------------------------------------------- Q3
+def _split(delta_sum: float, delta_count: float, mean_guess: float, epsilon: float) -> np.ndarray:
+    a, b = delta_sum ** (2 / 3), (abs(mean_guess) * delta_count) ** (2 / 3)
+    return np.array([epsilon * a / (a + b), epsilon * b / (a + b)])
+
+
+def _pair_of(value, what: str) -> np.ndarray:
+    out = as_array(value, what).ravel()
+    require(out.shape == (2,), f"{what} must return two numbers (eps_sum, eps_count)")
+    return out
+
+
+def q3_split(sb, ctx):
     g = ctx.rng()
-    p, n, e = g.uniform(0, 1, 4), g.integers(2, 10_000, 4).astype(float), g.uniform(0.1, 3, 4)
-    close(sb.call("laplace_mean_mse", p, n, e), p * (1 - p) / n + 2 / (e * n) ** 2, "laplace_mean_mse on arrays",
-          rtol=1e-8)
-    close(sb.call("laplace_mean_mse", p=0.5, n=100, epsilon=1.0), 0.0027,
-          "laplace_mean_mse at the public example (called by keyword)", rtol=1e-8)
+    for _ in range(3):
+        ds, dc = float(10 ** g.uniform(0, 3)), float(g.uniform(1, 10))
+        guess = float(g.choice([-1.0, 1.0]) * 10 ** g.uniform(-1, 2))
+        eps = float(g.uniform(0.1, 4))
+        got = _pair_of(sb.call("split_budget", ds, dc, guess, eps), "split_budget")
+        require(np.allclose(got, _split(ds, dc, guess, eps), rtol=1e-7),
+                "split_budget does not minimise the first-order variance of the ratio on other inputs "
+                "(a negative mean_guess included)")
+    ds, dc, guess, eps = 150.0, 3.0, 12.0, 0.5
+    got = _pair_of(sb.call("split_budget", delta_sum=np.float64(ds), delta_count=np.int64(3),
+                           mean_guess=np.float64(guess), epsilon=np.float64(eps)), "split_budget")
+    require(np.allclose(got, _split(ds, dc, guess, eps), rtol=1e-7),
+            "split_budget called by keyword with NumPy numbers")
 
 
-def scaled_laplace(factor: float) -> Expr:
-    """The grader's noise: Laplace at ``factor`` times the calibrated scale (a law of its own)."""
-    return Expr(f"lambda value, sensitivity, epsilon, rng: np.asarray(value, dtype=float) + "
-                f"{factor!r} * rng.laplace(0.0, sensitivity / epsilon, size=np.shape(value))")
+def q3_raises(sb, ctx):
+    for args, what in (((40.0, 2.0, 0.0, 1.0), "mean_guess = 0"), ((40.0, 2.0, 20.0, 0.0), "epsilon = 0"),
+                       ((0.0, 2.0, 20.0, 1.0), "delta_sum = 0"), ((40.0, -2.0, 20.0, 1.0), "delta_count < 0")):
+        require(raises(sb, "split_budget", *args), f"split_budget must raise ValueError when {what}")
 
 
-def mse_and_sd(p: float, n: int, b: float, trials: int) -> tuple[float, float]:
-    """Exact MSE of the proportion plus Laplace(b) noise, and the standard deviation of the average of
-    ``trials`` squared errors (from the binomial's central moments and the Laplace moments)."""
-    var = p * (1 - p) / n
-    mu4 = n * p * (1 - p) * (1 + 3 * (n - 2) * p * (1 - p)) / n ** 4
-    mse = var + 2 * b ** 2
-    fourth = mu4 + 6 * var * 2 * b ** 2 + 24 * b ** 4
-    return mse, float(np.sqrt((fourth - mse ** 2) / trials))
+# ----------------------------------------------------------------------------- Q4
+# The grader's mechanisms: value + factor * noise at scale sensitivity / epsilon, of a law of their own.
+_LAWS = {"laplace": "rng.laplace(0.0, {s}, size=np.shape(value))",
+         "normal": "rng.normal(0.0, {s}, size=np.shape(value))"}
 
 
-def q5_other_mechanism(sb, ctx):
+def mechanism(law: str, factor: float) -> Expr:
+    noise = _LAWS[law].format(s=f"{factor!r} * sensitivity / epsilon")
+    return Expr(f"lambda value, sensitivity, epsilon, rng: np.asarray(value, dtype=float) + {noise}")
+
+
+def true_mse(total: float, count: float, b_sum: float, b_count: float, law: str) -> float:
+    """E[(T / max(C, 1) - total / count)^2], T = total + noise of scale b_sum, C = count + noise of scale
+    b_count: given C the error has mean total / C' - mu and variance Var(noise on the total) / C'^2, integrated
+    over the law of the count's noise."""
+    mu = total / count
+    if law == "laplace":
+        density = lambda w: np.exp(-abs(w) / b_count) / (2 * b_count)  # noqa: E731
+        var_sum = 2 * b_sum**2
+    else:
+        density = lambda w: np.exp(-0.5 * (w / b_count) ** 2) / (b_count * np.sqrt(2 * np.pi))  # noqa: E731
+
+        var_sum = b_sum**2
+
+    def integrand(w):
+        c = max(count + w, 1.0)
+        return ((total / c - mu) ** 2 + var_sum / c**2) * density(w)
+
+    cut = 1.0 - count
+    parts = [integrate.quad(integrand, -np.inf, cut, limit=200)[0],
+             integrate.quad(integrand, cut, 0.0, limit=200)[0],
+             integrate.quad(integrand, 0.0, np.inf, limit=200)[0]]
+    return float(sum(parts))
+
+
+def _sd_of_mean(total, count, b_sum, b_count, law, trials, g) -> float:
+    """Standard deviation of an average of ``trials`` squared errors, from 200,000 draws here."""
+    draw = g.laplace if law == "laplace" else g.normal
+    t = total + draw(0.0, b_sum, 200_000)
+    c = np.maximum(count + draw(0.0, b_count, 200_000), 1.0)
+    return float(np.std((t / c - total / count) ** 2) / np.sqrt(trials))
+
+
+def _q4_setting(g):
+    count = float(np.round(g.uniform(100, 1500)))
+    total = float(np.round(count * g.uniform(-30, 60), 2))
+    delta_sum, delta_count = float(g.uniform(20, 300)), float(g.integers(1, 6))
+    eps_sum, eps_count = float(g.uniform(0.3, 1.5)), float(g.uniform(0.3, 1.5))
+    return total, count, delta_sum, delta_count, eps_sum, eps_count
+
+
+def _check_sim(got, total, count, b_sum, b_count, law, trials, g, message):
+    mse = true_mse(total, count, b_sum, b_count, law)
+    sd = _sd_of_mean(total, count, b_sum, b_count, law, trials, g)
+    require(abs(got - mse) < 6 * sd, message)
+
+
+def q4_other_mechanisms(sb, ctx):
     g = ctx.rng()
-    factor = round(float(g.choice([g.uniform(0.3, 0.6), g.uniform(1.6, 3.0)])), 4)
-    p, n, epsilon, trials = round(float(g.uniform(0.2, 0.8)), 3), int(g.integers(15, 40)), 0.5, 40_000
-    got = as_float(sb.call("simulate_mse", p, n, epsilon, trials, g, scaled_laplace(factor)), "simulate_mse")
-    mse, sd = mse_and_sd(p, n, factor / (n * epsilon), trials)
-    require(abs(got - mse) < 6 * sd,
-            "simulate_mse must run the mechanism it is given on every trial's proportion, with the proportion's "
-            "sensitivity: with another noise mechanism the simulated MSE does not match that mechanism's error")
+    trials = 40_000
+    for law in ("laplace", "normal"):
+        factor = round(float(g.choice([g.uniform(0.3, 0.6), g.uniform(1.6, 2.5)])), 4)
+        total, count, ds, dc, es, ec = _q4_setting(g)
+        b_count = factor * dc / ec
+        if b_count > count / 30:  # keep the count's noise small against the count (a stable average)
+            ec = 30 * factor * dc / count
+            b_count = factor * dc / ec
+        got = as_float(sb.call("simulate_ratio_mse", total, count, (ds, dc), (es, ec), trials, g,
+                               mechanism(law, factor)), "simulate_ratio_mse")
+        _check_sim(got, total, count, factor * ds / es, b_count, law, trials, ctx.rng(),
+                   "simulate_ratio_mse must run the mechanism it is given, on the total with (delta_sum, eps_sum) and "
+                   "on the count with (delta_count, eps_count): with another noise mechanism the simulated MSE does "
+                   "not match that mechanism's error")
 
 
-q5_random = randomness("simulate_mse", lambda g: (0.3, 40, 1.0, 50, g, scaled_laplace(1.0)))
+q4_random = randomness("simulate_ratio_mse",
+                       lambda g: (2000.0, 100.0, (50.0, 2.0), (0.6, 0.4), 50, g, mechanism("laplace", 1.0)))
 
 
-def q5_laplace(sb, ctx):
-    # the honest use, every argument by keyword, at two settings
-    for p, n, epsilon in ((0.3, 30, 0.5), (0.9, 400, 2.0)):
+def q4_laplace(sb, ctx):
+    # the honest use, every argument by keyword, at two settings, sensitivities and budgets as lists
+    for total, count, ds, dc, es, ec in ((32_000.0, 1_600.0, 200.0, 4.0, 0.648, 0.352),
+                                         (-900.0, 300.0, 40.0, 2.0, 0.5, 1.5)):
         trials = 40_000
-        got = as_float(sb.call("simulate_mse", p=p, n=n, epsilon=epsilon, num_trials=trials, rng=ctx.rng(),
-                               mechanism=scaled_laplace(1.0)), "simulate_mse")
-        mse, sd = mse_and_sd(p, n, 1 / (n * epsilon), trials)
-        require(abs(got - mse) < 6 * sd,
-                f"simulate_mse with the Laplace mechanism (p = {p}, n = {n}, epsilon = {epsilon}, called by "
-                "keyword) does not match its MSE")
-
-
-def q6_formula(sb, ctx):
-    g = ctx.rng()
-    p, e = float(g.uniform(0.05, 0.95)), float(g.uniform(0.1, 3))
-    close(sb.call("crossover_n", p, e), 2 / (e ** 2 * p * (1 - p)), "crossover_n on other inputs", rtol=1e-8)
-    close(sb.call("crossover_n", p=0.5, epsilon=1.0), 8.0, "crossover_n at the public example (by keyword)",
-          rtol=1e-8)
+        got = as_float(sb.call("simulate_ratio_mse", total=total, count=count, sensitivities=[ds, dc],
+                               epsilons=[es, ec], num_trials=trials, rng=ctx.rng(),
+                               mechanism=mechanism("laplace", 1.0)), "simulate_ratio_mse")
+        _check_sim(got, total, count, ds / es, dc / ec, "laplace", trials, ctx.rng(),
+                   f"simulate_ratio_mse with a Laplace mechanism (total {total:g}, count {count:g}, sensitivities "
+                   f"({ds:g}, {dc:g}), budgets ({es:g}, {ec:g}), called by keyword) does not match its MSE")
 
 
 QUESTIONS = [
-    Question("q1", ["COUNT_SENSITIVITY", "sum_sensitivity", "mean_sensitivity"], [
-        Check("count sensitivity and the public example", 0.5, q1_public, public=True),
-        Check("sum and mean sensitivity on other bounds", 2.5, q1_sum_mean)]),
-    Question("q2", ["laplace_scale", "laplace_mechanism"], [
-        Check("independent noise draws whose last digits do not depend on the value", 0.5, q2_behaviour,
+    Question("q1", ["sum_sensitivity", "count_sum_sensitivity"], [
+        Check("the public examples", 0.5, q1_public, public=True),
+        Check("sensitivity of the total in every sign case", 1.0, q1_sum),
+        Check("sensitivity of the pair (count, total) in every sign case", 1.0, q1_pair),
+        Check("ValueError on lower > upper and m < 1", 0.5, q1_raises)]),
+    Question("q2", ["release_count_and_sum"], [
+        Check("independent noise draws whose last digits do not depend on the data", 0.5, q2_behaviour,
               statistical=True, gate=True),
-        Check("Laplace scale", 0.5, q2_scale),
         Check("randomness drawn from rng", 0.25, q2_random, gate=True),
-        Check("the same noise on single numbers, arrays, small and large values, at every scale", 0.5, q2_sizes,
-              statistical=True, gate=True),
-        Check("noise follows the Laplace law at two settings", 0.75, q2_law, statistical=True),
-        Check("empirical privacy on neighbouring values", 0.5, q2_privacy, statistical=True)]),
-    Question("q3", ["clipped_mean"], [
-        Check("independent releases whose last digits do not depend on the data", 0.5, q3_behaviour,
-              statistical=True, gate=True),
-        Check("randomness drawn from rng", 0.25, q3_random, gate=True),
-        Check("clipped mean plus Laplace noise of the right scale", 1.75, q3_law, statistical=True),
-        Check("an outlier cannot move the release", 0.5, q3_privacy)]),
-    Question("q4", ["laplace_mean_mse"], [
-        Check("MSE element-wise and at the public example", 2.0, q4_formula)]),
-    Question("q5", ["simulate_mse"], [
-        Check("the simulation runs the mechanism it is given (a noise mechanism of the grader's)", 1.75,
-              q5_other_mechanism, statistical=True, gate=True),
-        Check("simulation draws from rng", 0.25, q5_random),
-        Check("simulated MSE of the Laplace mechanism at two settings (keyword call)", 1.0, q5_laplace,
+        Check("the exact pair at a huge epsilon (first m items, clipped) and ValueError on bad input", 0.75,
+              q2_exact),
+        Check("both entries follow the Laplace law of the right scale, outliers included", 1.5, q2_law,
+              statistical=True),
+        Check("independent noise on the two entries, and privacy on neighbouring shops", 0.5,
+              q2_independent_private, statistical=True),
+        Check("releases on neighbouring shops with the same generator differ by the exact difference", 0.5,
+              q2_coupled)]),
+    Question("q3", ["split_budget"], [
+        Check("the split that minimises the first-order variance", 1.5, q3_split),
+        Check("ValueError on bad input", 0.5, q3_raises)]),
+    Question("q4", ["simulate_ratio_mse"], [
+        Check("the simulation runs the mechanism it is given (noise mechanisms of the grader's)", 1.75,
+              q4_other_mechanisms, statistical=True, gate=True),
+        Check("simulation draws from rng", 0.25, q4_random),
+        Check("simulated MSE with a Laplace mechanism at two settings (keyword call)", 1.0, q4_laplace,
               statistical=True)]),
-    Question("q6", ["crossover_n"], [
-        Check("crossover n", 2.0, q6_formula)]),
     # written answers: model answers in the master, rubrics in book/assignments/masters/written_answers.md
-    Question("q7", [], [], manual_points=5.0),
-    Question("q8", [], [], manual_points=4.0),
+    Question("q5", [], [], manual_points=4.0),
+    Question("q6", [], [], manual_points=5.0),
 ]
+
+__all__ = ["NAME", "QUESTIONS", "CheckFailed"]

