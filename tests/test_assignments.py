@@ -279,15 +279,22 @@ def test_committed_student_copy_is_fresh(name, assigned):
 WRONG_ANSWERS = [
     pytest.param(
         "a1_randomized_response", "q1",
-        "def flip_probability(epsilon):\n    return 1 / (1 + np.exp(epsilon / 2))\n",
-        "a truthful report must be three times as likely as a flipped one", ["0.25", "1/(1 + 3)"],
-        id="rr-half-epsilon"),
+        "def pair_rr(pairs, epsilon1, epsilon2, rng):\n"
+        "    pairs = np.asarray(pairs, dtype=int)\n"
+        "    if pairs.ndim == 0 or pairs.shape[-1] != 2 or not (epsilon1 > 0 and epsilon2 > 0):\n"
+        "        raise ValueError('bad input')\n"
+        "    flip = 1 / (1 + np.exp(np.array([epsilon1, epsilon2]) / 2))\n"
+        "    return np.where(rng.random(pairs.shape) < flip, 1 - pairs, pairs)\n",
+        "a quarter of the first answers and a tenth of the second must come out as 1", ["0.25", "0.1 ", "/ 2"],
+        id="pair-rr-half-epsilon"),
     pytest.param(
-        "a1_randomized_response", "q3",
-        "def flip_probability(epsilon):\n    return 1 / (1 + np.exp(epsilon))\n"
-        "def rr_estimate(noisy_bits, epsilon):\n    return float(np.clip(np.mean(noisy_bits), 0, 1))\n",
-        "at epsilon = ln 3 the reports [1, 1, 1, 0] must give the estimate 1", ["(mean - q)", "1.0", "0.5"],
-        id="rr-estimate-biased"),
+        "a1_randomized_response", "q2",
+        "def both_estimate(reports, epsilon1, epsilon2):\n"
+        "    flip = 1 / (1 + np.exp(np.array([epsilon1, epsilon2])))\n"
+        "    shares = (np.mean(np.asarray(reports, dtype=float), axis=0) - flip) / (1 - 2 * flip)\n"
+        "    return float(shares[0] * shares[1])\n",
+        "must give the estimate 1.25", ["0.25 ", "shares", "product"],
+        id="both-estimate-product-of-shares"),
     pytest.param(
         "a2_laplace_mechanism", "q2",
         "def laplace_scale(sensitivity, epsilon):\n    return 2 * sensitivity / epsilon\n"
