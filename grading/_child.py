@@ -2,7 +2,8 @@
 
 It is started by :class:`grading.sandbox.Sandbox` inside a bubblewrap sandbox (its own pid, network,
 IPC and mount namespaces, a read-only Python environment, a private writable home folder) as
-``python /opt/kernel/launcher.py`` (bwrap's own init is pid 1 there: when the grader kills bwrap,
+``python .../site-packages/ipykernel_launcher.py -f <connection file>`` (mounted over ipykernel's own
+launcher, so that its command line is a kernel's; bwrap's own init is pid 1 there: when the grader kills bwrap,
 that init dies and the kernel kills every process of the namespace); nothing of the grader, the masters, rdplib's source or other
 submissions exists in that file system. It
 
@@ -228,6 +229,47 @@ def handle(request, namespace, codec, np):
     return {"ok": False, "error_type": "ValueError", "unknown": True}
 
 
+# ----------------------------------------------------------------------------- start
+def _load_codec(init):
+    """The grading package's codec, sent by the grader (a module that is not in ``sys.modules``); a
+    copy beside this file when the grader sent none (the weaker boundary)."""
+    module = types.ModuleType("codec")
+    source = init.get("codec")
+    if not source:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "codec.py"), encoding="utf-8") as file:
+            source = file.read()
+    exec(compile(source, "codec.py", "exec"), module.__dict__)  # noqa: S102 - the grader's own module
+    return module
+
+
+def _write_kernel_files(init, argv):
+    """What a kernel that JupyterLab started finds around it: its connection file, and matplotlib's
+    font cache (sent by the grader, so that a plot does not rebuild it on every run)."""
+    import secrets
+
+    if len(argv) >= 3 and argv[1] == "-f":
+        try:
+            os.makedirs(os.path.dirname(argv[2]), exist_ok=True)
+            ports = [secrets.randbelow(20000) + 40000 + i for i in range(5)]
+            with open(argv[2], "w", encoding="utf-8") as file:
+                json.dump({"shell_port": ports[0], "iopub_port": ports[1], "stdin_port": ports[2],
+                           "control_port": ports[3], "hb_port": ports[4], "ip": "127.0.0.1",
+                           "key": secrets.token_hex(16) + "-" + secrets.token_hex(8), "transport": "tcp",
+                           "signature_scheme": "hmac-sha256", "kernel_name": "python3"}, file, indent=1)
+        except OSError:
+            pass
+    folder = os.environ.get("MPLCONFIGDIR") or os.path.join(os.environ.get("HOME", "."), ".cache", "matplotlib")
+    fonts = init.get("fonts") or {}
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for name, text in fonts.items():
+            if name.startswith("fontlist-") and "/" not in name:
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
+                    file.write(text)
+    except OSError:
+        pass
+
+
 # ----------------------------------------------------------------------------- main
 def main() -> int:
     protocol_in = os.fdopen(os.dup(0), "rb")
@@ -256,8 +298,10 @@ def main() -> int:
         with open(os.path.join(home, os.path.basename(init["notebook_name"])), "w", encoding="utf-8") as notebook_file:
             notebook_file.write(init["notebook"])
 
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import codec  # the grading package's codec, copied beside this file
+    if init.get("notebook_name"):
+        os.environ["JPY_SESSION_NAME"] = os.path.join(home, os.path.basename(init["notebook_name"]))
+    _write_kernel_files(init, sys.argv)
+    codec = _load_codec(init)
     import numpy as np
     from IPython.core.interactiveshell import InteractiveShell
     from traitlets.config import Config

@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +135,7 @@ def _ancestors(path: Path) -> list[str]:
 def bwrap_command(*, as_root: bool) -> list[str]:
     """The bubblewrap command line that starts the harness (see the module docstring)."""
     base, venv = _python_dirs()
-    args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    args = ["bwrap", "--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "jupyter"]
     if not as_root:
         args.insert(1, "--unshare-user")
@@ -153,10 +154,11 @@ def bwrap_command(*, as_root: bool) -> list[str]:
         args += ["--perms", "0755", "--dir", "/opt", "--ro-bind", str(venv), VENV_MOUNT]
     for folder in _masked_dirs():
         args += ["--tmpfs", folder]
-    args += ["--perms", "0755", "--dir", KERNEL_MOUNT,
-             "--ro-bind", str(HARNESS), f"{KERNEL_MOUNT}/launcher.py",
-             "--ro-bind", str(CODEC), f"{KERNEL_MOUNT}/codec.py",
-             *(["--ro-bind", cache, f"{KERNEL_MOUNT}/matplotlib"] if (cache := matplotlib_cache()) else []),
+    launcher = _launcher_path(venv)
+    if launcher is None:
+        launcher = f"{KERNEL_MOUNT}/launcher.py"
+        args += ["--perms", "0755", "--dir", KERNEL_MOUNT]
+    args += ["--ro-bind", str(HARNESS), launcher,  # where ipykernel's own launcher is, when it is installed
              "--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
              "--perms", "0755", "--dir", "/home",
@@ -165,7 +167,26 @@ def bwrap_command(*, as_root: bool) -> list[str]:
     python = f"{VENV_MOUNT}/bin/python" if venv is not None else str(Path(sys.executable).resolve())
     for key, value in _environment(python).items():
         args += ["--setenv", key, value]
-    return args + [python, f"{KERNEL_MOUNT}/launcher.py"]
+    # the command line of a kernel that JupyterLab started
+    return args + [python, launcher, "-f", f"{HOME}/.local/share/jupyter/runtime/kernel-{uuid.uuid4()}.json"]
+
+
+def _launcher_path(venv: Path | None) -> str | None:
+    """ipykernel's launcher inside the mounted environment (the harness is mounted over it), or None."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("ipykernel_launcher")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    path = Path(spec.origin).resolve()
+    base, _ = _python_dirs()
+    for root, mount in ((venv, Path(VENV_MOUNT)), (base, base)):
+        if root is not None and path.is_relative_to(root):
+            return str(mount / path.relative_to(root))
+    return None
 
 
 @functools.lru_cache(maxsize=1)
@@ -187,11 +208,12 @@ def matplotlib_cache() -> str | None:
 
 
 def _environment(python: str) -> dict[str, str]:
-    return {"HOME": HOME, "USER": "student", "LOGNAME": "student", "LANG": "C.UTF-8",
-            "PATH": f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin", "MPLBACKEND": "Agg",
-            "MPLCONFIGDIR": "/tmp/matplotlib", "IPYTHONDIR": "/tmp/ipython", "TMPDIR": "/tmp",
-            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-            "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    """The environment of a kernel started by JupyterLab (the variables it sets), in the sandbox's home."""
+    return {"HOME": HOME, "USER": "student", "LOGNAME": "student", "LANG": "C.UTF-8", "SHELL": "/bin/bash",
+            "PATH": f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin",
+            "MPLBACKEND": "module://matplotlib_inline.backend_inline", "JPY_PARENT_PID": str(secrets.randbelow(30000) + 100),
+            "JPY_SESSION_NAME": f"{HOME}/notebook.ipynb", "PYDEVD_USE_FRAME_EVAL": "NO", "TERM": "xterm-color",
+            "CLICOLOR": "1", "FORCE_COLOR": "1", "CLICOLOR_FORCE": "1", "PAGER": "cat", "GIT_PAGER": "cat"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -200,7 +222,8 @@ def sandbox_mode() -> str:
     if shutil.which("bwrap") is None:
         return "none"
     as_root = os.geteuid() == 0
-    probe = bwrap_command(as_root=as_root)[:-2] + ["/bin/sh", "-c", "exit 0"]
+    command = bwrap_command(as_root=as_root)
+    probe = command[:command.index("--clearenv") + 1] + ["/bin/sh", "-c", "exit 0"]
     try:
         done = subprocess.run(probe, capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired):
@@ -464,8 +487,15 @@ class Sandbox:
         notebook = json.dumps({"cells": [{"cell_type": "code", "source": s, "metadata": {}, "outputs": [],
                                           "execution_count": None} for s in self.cells],
                                "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+        fonts = {}
+        if (cache := matplotlib_cache()) is not None:
+            _, venv = _python_dirs()
+            for path in Path(cache).glob("fontlist-*.json"):  # with the font paths as the sandbox sees them
+                text = path.read_text(encoding="utf-8")
+                fonts[path.name] = text.replace(str(venv), VENV_MOUNT) if venv is not None else text
         self._send({"cells": self.cells, "skip": sorted(self.skip), "uid": uid,
-                    "notebook_name": self.notebook_name, "notebook": notebook})
+                    "notebook_name": self.notebook_name, "notebook": notebook,
+                    "codec": CODEC.read_text(encoding="utf-8"), "fonts": fonts})
         self._run_cells()
         return self
 

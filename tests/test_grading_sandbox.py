@@ -58,8 +58,9 @@ def test_the_file_system_holds_only_python_and_private_folders(tmp_path):
                  str(ROOT / "rdplib"), str(marker), str(tmp_path), "/root/.ssh", "/etc/passwd", "/etc/shadow"]
         visible = sb.call("seen", paths)
     marker.unlink()
-    assert got["opt"] == ["kernel", "venv"] and got["cwd"] == "/home/student"
-    assert got["home"] == ["a1_randomized_response.ipynb"], "the private folder holds a copy of the notebook only"
+    assert got["opt"] == ["venv"] and got["cwd"] == "/home/student"
+    assert [f for f in got["home"] if not f.startswith(".")] == ["a1_randomized_response.ipynb"], \
+        "the private folder holds a copy of the notebook (and a kernel's hidden files) only"
     assert got["rdplib"] and got["grading"], "rdplib and the grader cannot be imported"
     assert not any(visible), dict(zip(paths, visible, strict=True))
     assert not {"work", "srv", "mnt", "var"} & set(got["root"])
@@ -83,11 +84,13 @@ def test_no_network_no_other_processes_no_privileges():
              "    except OSError:\n"
              "        out['kill_init'] = False\n"
              "    return out\n"]
-    got = _one(cells, "probe")
+    with Sandbox(cells) as sb:
+        got = sb.call("probe")
+        again = sb.call("probe")  # pid 1 is the notebook's own process, which a signal from inside cannot end
     assert got["net"] is False
     assert max(got["pids"]) < 20, "a pid namespace of its own: only the sandbox's few processes"
     assert got["caps"] == "0000000000000000"
-    assert got["kill_init"] is False
+    assert again["pids"] == got["pids"]
     if AS_ROOT:
         assert got["uid"] >= 100_000
 
@@ -508,3 +511,28 @@ def test_calls_of_the_grader_s_functions_are_not_charged_to_the_notebook(monkeyp
     monkeypatch.setattr(sandbox_module, "ROUND_TRIP", 0.0)
     with Sandbox(cells, call_limit=1.0) as sb, pytest.raises(SandboxError, match="time limit"):
         sb.call("slow", MECHANISM, np.random.default_rng(1))
+
+
+def test_the_notebook_sees_what_a_kernel_started_by_jupyterlab_sees():
+    """Fewer tells that the notebook is graded: a kernel's command line and connection file, a kernel's
+    environment, no grader module importable or loaded, matplotlib's inline backend and a font cache
+    that is not rebuilt, and no bwrap process to be seen."""
+    cells = ["import os, sys, logging, io\n"
+             "log = io.StringIO()\nlogging.getLogger('matplotlib').addHandler(logging.StreamHandler(log))\n"
+             "logging.getLogger('matplotlib').setLevel(logging.INFO)\n"
+             "import matplotlib.pyplot as plt\nplt.plot([1, 2]); plt.title('t'); plt.show()\n"
+             "def around():\n"
+             "    import matplotlib\n"
+             "    cmdlines = [open(f'/proc/{p}/cmdline').read().replace(chr(0), ' ') for p in os.listdir('/proc') if p.isdigit()]\n"
+             "    return {'argv': sys.argv, 'connection': os.path.exists(sys.argv[-1]), 'cmdlines': cmdlines,\n"
+             "            'modules': sorted(m for m in sys.modules if m in ('codec', 'grading', 'launcher')),\n"
+             "            'env': sorted(os.environ), 'backend': matplotlib.get_backend(), 'log': log.getvalue()}\n"]
+    got = _one(cells, "around")
+    assert got["argv"][0].endswith("site-packages/ipykernel_launcher.py") and got["argv"][1] == "-f"
+    assert got["connection"] is True
+    assert not any("bwrap" in c or "launcher.py " in c.replace("ipykernel_launcher.py", "") for c in got["cmdlines"])
+    assert got["modules"] == []
+    assert {"JPY_PARENT_PID", "JPY_SESSION_NAME", "MPLBACKEND"} <= set(got["env"])
+    assert not {"MPLCONFIGDIR", "IPYTHONDIR", "OMP_NUM_THREADS", "PIP_NO_INDEX"} & set(got["env"])
+    assert "inline" in got["backend"]
+    assert "generated new fontManager" not in got["log"]
