@@ -296,13 +296,11 @@ WRONG_ANSWERS = [
         "must give the estimate 1.25", ["0.25 ", "shares", "product"],
         id="both-estimate-product-of-shares"),
     pytest.param(
-        "a2_laplace_mechanism", "q2",
-        "def laplace_scale(sensitivity, epsilon):\n    return 2 * sensitivity / epsilon\n"
-        "def laplace_mechanism(value, sensitivity, epsilon, rng):\n"
-        "    value = np.asarray(value, dtype=float)\n"
-        "    return value + rng.laplace(0, laplace_scale(sensitivity, epsilon), size=value.shape)\n",
-        "laplace_scale must give the noise scale", ["1/0.5", "2.0", "sensitivity / epsilon"],
-        id="laplace-double-scale"),
+        "a2_laplace_mechanism", "q1",
+        "def sum_sensitivity(lower, upper, m):\n    return m * (upper - lower)\n"
+        "def count_sum_sensitivity(lower, upper, m):\n    return m + sum_sensitivity(lower, upper, m)\n",
+        "count_sum_sensitivity must be the most the pair (count, total) can change",
+        ["1 + max(", "max(upper, -lower)", "upper - lower"], id="pair-sensitivity-naive-sum"),
     pytest.param(
         "a3_thresholding", "q1",
         "def threshold_delta(threshold, epsilon):\n"
