@@ -60,7 +60,7 @@ def simulate_both(joint, n, epsilon1, epsilon2, num_surveys, rng, mechanism):
     out = []
     for _ in range(num_surveys):
         cells = rng.choice(4, size=n, p=flat)
-        truth = np.array([[c // 2, c % 2] for c in cells])
+        truth = np.column_stack(np.divmod(cells, 2))
         out.append(both_estimate(mechanism(pairs=truth, epsilon1=epsilon1, epsilon2=epsilon2, rng=rng),
                                  epsilon1, epsilon2))
     return np.array(out)
