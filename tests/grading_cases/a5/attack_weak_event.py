@@ -1,4 +1,4 @@
-# expect: q6<2
+# expect: q6<2.5
 # Attack: an audit that does not design: neighbouring sets that differ in one item only (a log-ratio of eps/L)
 # %%
 import otter
