@@ -303,10 +303,11 @@ WRONG_ANSWERS = [
         ["1 + max(", "max(upper, -lower)", "upper - lower"], id="pair-sensitivity-naive-sum"),
     pytest.param(
         "a3_thresholding", "q1",
-        "def threshold_delta(threshold, epsilon):\n"
-        "    return 0.5 * np.exp(-epsilon * np.asarray(threshold, dtype=float))\n",
-        "the probability that a category with true count 1 gets a noisy count of at least T",
-        ["1 / 162", "0.00617", "e^(-", "np.isclose"], id="delta-forgets-count-1"),
+        "def privacy_curve(eps_prime, epsilon, threshold):\n"
+        "    e = np.asarray(eps_prime, dtype=float)\n"
+        "    return 0.5 * np.exp(-epsilon * (threshold - 1)) + 0.0 * e\n",
+        "privacy_curve must give the smallest delta at each epsilon'",
+        ["expm1", "exp(-", "eps_prime)", "np.isclose", "existing"], id="curve-forgets-existing-categories"),
     pytest.param(
         "a4_rdp_histograms", "q4",
         "def project_tick_shares(z, n, m):\n    w = n * np.asarray(z, dtype=float)\n"
@@ -649,8 +650,7 @@ def test_no_solution_expression_in_the_student_notebook(name):
 # its attack question (q6) attacks, whose noisy counts the thresholded release (q5) also computes;
 # a5's example hash table is an input of the question, not a formula.
 GIVEN_ON_PURPOSE = {
-    "a3_thresholding": ("counts + rng.laplace(0.0, 1.0 / epsilon, size=counts.size)",
-                        "categories, counts = np.unique(np.asarray(items), return_counts=True)"),
+    "a3_thresholding": (),
     "a5_local_dp_auditing": (),
 }
 
