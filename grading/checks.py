@@ -34,6 +34,8 @@ class Check:
     statistical: bool = False  # can fail by chance on a correct answer (measured by false_failures)
     gate: bool = False  # a precondition (output depends on rng, same law on every input): if it fails,
     # the later checks of the question score 0
+    essential: bool = False  # a mechanism's privacy or the law of its output: if it fails, the whole
+    # question scores 0 (a mechanism that is not private earns nothing for its other properties)
 
 
 @dataclass

@@ -11,9 +11,12 @@ import importlib
 import re
 import secrets
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from . import assignments as _assignments_package
 from .checks import CheckFailed, Context, Question
@@ -253,6 +256,7 @@ def _grade_question(question: Question, run: _Run, ctx: Context, result: Result,
     sb.begin_question()
     clock = _QuestionClock(sb, limits["question"])
     gate = None  # the failed gate check that voids the later checks of the question
+    essential = None  # the first failed check of privacy or law, which voids the whole question
     try:
         for check in question.checks:
             if gate is not None:
@@ -262,10 +266,14 @@ def _grade_question(question: Question, run: _Run, ctx: Context, result: Result,
                 messages.append(f"{check.title}: not run ({sb.dead})")
                 continue
             try:
-                check.run(clock, ctx)
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")  # the checks' own arithmetic on odd answers: not news
+                    check.run(clock, ctx)
             except CheckFailed as exc:
                 messages.append(f"{check.title}: {exc}")
                 gate = check.title if check.gate else None
+                if check.essential and essential is None:
+                    essential = check.title
                 continue
             except SandboxError as exc:
                 if exc.kind == "missing":
@@ -285,5 +293,9 @@ def _grade_question(question: Question, run: _Run, ctx: Context, result: Result,
             score += check.points
     finally:
         sb.end_question()
+    if essential is not None and score > 0:
+        messages.append(f"the question scores 0 because \"{essential}\" failed: a mechanism that is not private, "
+                        "or whose output does not follow its law, earns nothing for its other properties")
+        score = 0.0
     result.scores[question.name] = round(score, 4)
     result.feedback[question.name] = messages or ["all checks passed"]

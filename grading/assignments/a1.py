@@ -375,7 +375,7 @@ def channel_epsilon(a, b, relation):
     law = {x: report_law(np.eye(4)[2 * x[0] + x[1]].reshape(2, 2), a, b) for x in PAIRS}
     worst = 0.0
     for x, other in itertools.permutations(PAIRS, 2):
-        if relation == "one" and sum(u != v for u, v in zip(x, other)) != 1:
+        if relation == "one" and sum(u != v for u, v in zip(x, other, strict=True)) != 1:
             continue
         worst = max(worst, float(np.max(np.abs(np.log(law[x] / law[other])))))
     return worst
@@ -434,14 +434,14 @@ q6_random = randomness("empirical_epsilon", lambda g: (fixed_per_answer((0.7, 0.
 QUESTIONS = [
     Question("q1", ["pair_rr"], [
         Check("the number of flips varies from call to call as independent flips do", 0.5, q1_counts,
-              statistical=True, gate=True),
-        Check("randomness drawn from rng", 0.25, q1_random, gate=True),
+              statistical=True, gate=True, essential=True),
+        Check("randomness drawn from rng", 0.25, q1_random, gate=True, essential=True),
         Check("shape, 0/1 reports, boolean pairs accepted, input untouched", 0.25, q1_shape),
         Check("bad epsilon or bad shape raises ValueError", 0.25, q1_errors),
-        Check("flip rate of each answer at its own epsilon", 0.75, q1_law, statistical=True),
+        Check("flip rate of each answer at its own epsilon", 0.75, q1_law, statistical=True, essential=True),
         Check("independent flips between the answers and across positions", 0.5, q1_independence,
-              statistical=True),
-        Check("empirical privacy on neighbouring pairs", 0.5, q1_privacy, statistical=True)]),
+              statistical=True, essential=True),
+        Check("empirical privacy on neighbouring pairs", 0.5, q1_privacy, statistical=True, essential=True)]),
     Question("q2", ["both_estimate"], [
         Check("estimate at the public example", 0.5, q2_public, public=True),
         Check("estimate on other reports", 1.0, q2_formula),

@@ -15,7 +15,6 @@ from scipy import optimize
 from ..checks import (
     Check,
     Question,
-    as_array,
     as_float,
     binomial_fits,
     close,
@@ -330,12 +329,12 @@ QUESTIONS = [
               3.0, q2_values)]),
     Question("q3", ["bounded_thresholded_histogram"], [
         Check("independent noise draws whose last digits do not depend on the counts", 0.75, q3_behaviour,
-              statistical=True, gate=True),
-        Check("randomness drawn from rng", 0.25, q3_random, gate=True),
+              statistical=True, gate=True, essential=True),
+        Check("randomness drawn from rng", 0.25, q3_random, gate=True, essential=True),
         Check("contribution bounding and the law of the noisy counts (scale derived from m and epsilon)", 1.5,
-              q3_law, statistical=True),
+              q3_law, statistical=True, essential=True),
         Check("a category of one person is released with the probability of its noisy count reaching T", 1.0,
-              q3_threshold, statistical=True)]),
+              q3_threshold, statistical=True, essential=True)]),
     Question("q4", ["simulate_total_error"], [
         Check("the simulation draws from the samplers it is given (samplers of the grader's)", 1.5,
               q4_other_samplers, statistical=True, gate=True),

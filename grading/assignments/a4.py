@@ -402,16 +402,16 @@ def q6_best(sb, ctx):
 QUESTIONS = [
     Question("q1", ["tick_noise_scale", "tick_shares"], [
         Check("a private mechanism: random, independent noise in every cell, neighbouring surveys "
-              "indistinguishable", 0.75, q1_mechanism, statistical=True, gate=True),
-        Check("Laplace noise of the right scale, with 2m <= k and 2m > k", 0.5, q1_law, statistical=True),
+              "indistinguishable", 0.75, q1_mechanism, statistical=True, gate=True, essential=True),
+        Check("Laplace noise of the right scale, with 2m <= k and 2m > k", 0.5, q1_law, statistical=True, essential=True),
         Check("noise scale", 0.5, q1_scale),
         Check("impossible counts refused, lists and NumPy numbers accepted", 0.25, q1_bad_input)]),
     Question("q2", ["records_needed"], [
         Check("the smallest n the sharper theorem allows, fast for large k", 1.0, q2_values)]),
     Question("q3", ["sparse_tick_shares"], [
-        Check("randomness drawn from rng", 0.25, q3_random, gate=True),
+        Check("randomness drawn from rng", 0.25, q3_random, gate=True, essential=True),
         Check("exact zeros in cells nobody ticked", 0.5, q3_zeros),
-        Check("noise law, and the fall-back", 1.0, q3_law, statistical=True),
+        Check("noise law, and the fall-back", 1.0, q3_law, statistical=True, essential=True),
         Check("impossible counts refused", 0.25, q3_bad_input)]),
     Question("q4", ["project_tick_shares"], [
         Check("an L1 minimiser at the public example", 0.5, q4_public, public=True),

@@ -329,10 +329,10 @@ QUESTIONS = [
     Question("q2", ["set_encode"], [
         Check("a private client: random, independent flips whose number varies from call to call, reports on "
               "two neighbouring sets indistinguishable beyond e^epsilon", 1.25, q2_mechanism, statistical=True,
-              gate=True),
-        Check("the same flips for few users as for many", 0.5, q2_sizes, statistical=True),
+              gate=True, essential=True),
+        Check("the same flips for few users as for many", 0.5, q2_sizes, statistical=True, essential=True),
         Check("uniform hash index, independent of the set, and flip rates of the 1s and 0s", 1.25, q2_law,
-              statistical=True)]),
+              statistical=True, essential=True)]),
     Question("q3", ["set_estimate"], [
         Check("unbiased estimates for sets", 3.0, q3_values)]),
     Question("q4", ["set_flip_variance"], [

@@ -479,11 +479,11 @@ QUESTIONS = [
         Check("a private mechanism on real values and whole-number counts: independent draws (also sums of "
               "consecutive entries and means of consecutive calls), last digits that do not depend on the value, "
               "neighbouring inputs no easier to tell apart than the noise multiplier promises", 1.5, q2_behaviour,
-              statistical=True, gate=True),
-        Check("randomness drawn from rng", 0.5, q2_random, gate=True),
+              statistical=True, gate=True, essential=True),
+        Check("randomness drawn from rng", 0.5, q2_random, gate=True, essential=True),
         Check("normal noise of the right scale on every coordinate, on real values and whole-number counts, "
               "arrays and single numbers", 1.5, q2_law,
-              statistical=True),
+              statistical=True, essential=True),
         Check("bad sigma or sensitivity raises ValueError", 0.5, q2_errors)]),
     Question("q3", ["composed_gaussian_delta"], [
         Check("exact delta of hidden releases (k, noise and sensitivities drawn per run), arrays and numbers, lists "

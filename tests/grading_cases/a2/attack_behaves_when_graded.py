@@ -1,4 +1,4 @@
-# expect: q2<1
+# expect: q2=0
 # %%
 import otter
 grader = otter.Notebook("a2_laplace_mechanism.ipynb")
