@@ -128,7 +128,10 @@ def decode(data: Any) -> Any:
                 raise EncodingError("malformed value")
             if dtype is not str and not all(type(x) in (bool, int, float) for x in items):
                 raise EncodingError("malformed value")
-            return np.array(items, dtype=dtype).reshape([int(s) for s in data["shape"]])
+            shape = [int(s) for s in data["shape"]]
+            if len(shape) > 32 or any(s < 0 or s > MAX_ITEMS for s in shape):
+                raise EncodingError("malformed value")
+            return np.array(items, dtype=dtype).reshape(shape)
         if "__seq__" in data:
             items = [decode(v) for v in data["items"]]
             return tuple(items) if data["__seq__"] == "tuple" else items
@@ -146,7 +149,7 @@ def _from_bytes(data: dict[str, Any]) -> np.ndarray:
     if kind not in _WIRE or not isinstance(data["b64"], str) or not isinstance(data.get("shape"), list):
         raise EncodingError("malformed value")
     shape = [int(s) for s in data["shape"]]
-    if len(shape) > 32 or any(s < 0 for s in shape):
+    if len(shape) > 32 or any(s < 0 or s > MAX_ITEMS for s in shape):  # an empty array of 10^9 rows too
         raise EncodingError("malformed value")
     size = 1
     for s in shape:

@@ -102,9 +102,17 @@ def _feedback_name(key: str, index: int) -> str:
     return f"{index + 1:03d}-{stem[:60]}.txt"
 
 
+WORKER_MEMORY = 6 * 2**30  # address space of one grading worker (its checks and the grader's functions)
+
+
 def _worker(path: str, assignment: str, student: str, seed: int | None, limits: dict[str, float],
             target: str) -> None:
     try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)  # the grader's own memory, whatever a notebook
+        cap = WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard)  # asks of it
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
         row = grade_submission(path, assignment, seed=seed, student=student, limits=limits).to_dict()
     except BaseException as exc:  # noqa: BLE001 - reported as a crashed row
         row = {"error": f"{type(exc).__name__}: {exc}"}

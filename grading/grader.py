@@ -122,7 +122,11 @@ class _Run:
     """The sandboxes of one submission: a new one (the notebook run again) after a sandbox ends."""
 
     def __init__(self, cells: list[str], limits: dict[str, float], end: float, result: Result, name: str):
+        import hashlib
+
         self.cells, self.limits, self.end, self.result, self.name = cells, limits, end, result, name
+        # the secret of the grader's functions' generators: reproducible from the run's seed
+        self.secret = int.from_bytes(hashlib.sha256(f"grader functions:{result.seed}".encode()).digest()[:16], "big")
         self.skipped: set[int] = set()
         self.sandbox: Sandbox | None = None
         self.reported = False
@@ -140,7 +144,8 @@ class _Run:
             cell_limit = self.limits["cell"] * (2 if slow else 1)
             sb = Sandbox(self.cells, cell_limit=cell_limit, call_limit=self.limits["call"],
                          deadline=max(remaining, 1.0), memory_mb=int(self.limits["memory_mb"]),
-                         processes=int(self.limits["processes"]), notebook_name=self.name, skip=self.skipped)
+                         processes=int(self.limits["processes"]), notebook_name=self.name, skip=self.skipped,
+                         secret=self.secret)
             sb.__enter__()
             self.sandbox = sb
             if sb.dead is None or sb.last_cell is None or sb.last_cell in self.skipped or remaining < 5:

@@ -59,6 +59,9 @@ MAX_CONTAINERS = 200_000  # lists and objects in one message (an answer's arrays
 HOME = "/home/student"
 CALLBACK_ITEMS = 10_000_000  # numbers one call of a grader's function may be asked to make
 ROUND_TRIP = 0.0004  # seconds credited to the notebook for each call of a grader's function
+CALLBACK_BYTES = 256 * 2**20  # bytes of arguments the grader's functions read in one call of the notebook's
+CALLBACK_HANDLES = 1_000  # functions the grader's functions may return in one call (oracles, say)
+CALLBACK_REFUSALS = 100  # refused calls of the grader's functions before the run is ended
 GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 VENV_MOUNT = "/opt/venv"
 KERNEL_MOUNT = "/opt/kernel"
@@ -420,7 +423,7 @@ class Sandbox:
 
     def __init__(self, cells: list[str], *, cell_limit: float = 20.0, call_limit: float = 30.0,
                  deadline: float = 90.0, memory_mb: int = 2048, processes: int = 64,
-                 notebook_name: str = "notebook.ipynb", skip: set[int] | None = None):
+                 notebook_name: str = "notebook.ipynb", skip: set[int] | None = None, secret: int | None = None):
         self.cells, self.cell_limit, self.call_limit = cells, cell_limit, call_limit
         self.memory_mb, self.processes = memory_mb, processes
         self.notebook_name = notebook_name
@@ -434,6 +437,10 @@ class Sandbox:
         self.in_question = False
         self.calls = 0
         self.last_credit = 0.0  # seconds of the last call spent on the grader's functions (not charged)
+        # the grader's functions draw from generators derived from this and the notebook's generator
+        self.secret = secrets.randbits(128) if secret is None else int(secret)
+        self._served_bytes, self._refusals, self._last_bytes = 0, 0, 0
+        self._call_end: float | None = None
         self._buffer = bytearray()
         self._scanned = 0
 
@@ -561,12 +568,28 @@ class Sandbox:
         return getattr(self, "_scratch", None)
 
     # ------------------------------------------------------------------ protocol
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any], deadline: float | None = None) -> None:
+        """Write one message; a notebook that stops reading (its pipe full) ends the run at the deadline
+        (by default 30 s from now), never blocks the grader."""
         if self.dead is not None:
             return
+        data = memoryview(codec.dumps(message).encode() + b"\n")
+        end = deadline if deadline is not None else time.monotonic() + 30.0
+        fd = self.process.stdin.fileno()
         try:
-            self.process.stdin.write(codec.dumps(message).encode() + b"\n")
-            self.process.stdin.flush()
+            os.set_blocking(fd, False)
+            while data:
+                _, ready, _ = select.select([], [fd], [], max(min(end - time.monotonic(), 1.0), 0.0))
+                if not ready:
+                    if time.monotonic() >= end:
+                        self._die("the notebook's process stopped reading", "timeout")
+                        return
+                    continue
+                try:
+                    written = os.write(fd, data)
+                except BlockingIOError:
+                    continue
+                data = data[written:]
         except (BrokenPipeError, OSError, ValueError):
             self._die("the notebook's process stopped", "crashed")
 
@@ -598,6 +621,7 @@ class Sandbox:
                 raw = bytes(self._buffer[:cut])
                 del self._buffer[:cut + 1]
                 self._scanned = 0
+                self._last_bytes = len(raw)
                 if len(raw) > limit_bytes or raw.count(b"[") + raw.count(b"{") > MAX_CONTAINERS:
                     self._die("the notebook's process sent a message too large to read", "crashed")
                     return None
@@ -679,11 +703,13 @@ class Sandbox:
             function = callbacks.get(message.get("callback")) if isinstance(message.get("callback"), str) else None
             if function is None:
                 raise NameError("no such function")
+            if self._served_bytes > CALLBACK_BYTES or len(callbacks) > CALLBACK_HANDLES:
+                raise MemoryError("too much data for the grader's functions in one call")
             raw_args, raw_kwargs = message.get("args", []), message.get("kwargs", {})
             if not isinstance(raw_args, list) or not isinstance(raw_kwargs, dict):
                 raise TypeError("malformed call")
-            args = [_callback_arg(a, generators, callbacks) for a in raw_args]
-            kwargs = {str(k): _callback_arg(v, generators, callbacks) for k, v in raw_kwargs.items()}
+            args = [_callback_arg(a, generators, callbacks, self.secret) for a in raw_args]
+            kwargs = {str(k): _callback_arg(v, generators, callbacks, self.secret) for k, v in raw_kwargs.items()}
             value = function(args, kwargs)
             if callable(value) and not isinstance(value, (type, np.ndarray)):
                 # a function the grader's function made (an oracle, say): it stays here as well
@@ -696,7 +722,11 @@ class Sandbox:
                      "rngs": [codec.encode(g.bit_generator.state) for g in generators]}
         except Exception as exc:  # noqa: BLE001 - whatever the arguments did, only its type goes back
             reply = {"ok": False, "error_type": _builtin_type(exc)}
-        self._send({"callback_reply": reply})
+            self._refusals += 1
+            if self._refusals > CALLBACK_REFUSALS:
+                self._die("the notebook called the grader's functions wrongly too often", "crashed")
+                return
+        self._send({"callback_reply": reply}, deadline=self._call_end)
 
     def _reply(self, reply: dict[str, Any] | None, what: str) -> dict[str, Any]:
         if reply is None:
@@ -728,10 +758,13 @@ class Sandbox:
         self._send(message)
         end = time.monotonic() + time_limit
         self.last_credit = 0.0
+        self._served_bytes, self._refusals = 0, 0
         while True:
             answer = self._receive(max(end - time.monotonic(), 0.0), what=f"call of {name}")
             if answer is not None and callbacks and "callback" in answer:
                 started = time.monotonic()
+                self._served_bytes += self._last_bytes
+                self._call_end = end
                 self._serve(answer, callbacks)
                 # the grader's own work and the round trip are not the notebook's time (up to the limit
                 # once more: a loop that calls a grader's mechanism once per draw is slow here, not wrong)
@@ -797,9 +830,9 @@ class _GraderFunction:
             for name in self.sizes:
                 if name in bound.arguments and _items(bound.arguments[name]) > CALLBACK_ITEMS:
                     raise ValueError("size too large")
-        total = sum(np.size(a) for a in args if isinstance(a, np.ndarray))
-        if total > CALLBACK_ITEMS:
-            raise ValueError("arguments too large")
+        arrays = [a for a in [*args, *kwargs.values()] if isinstance(a, np.ndarray)]
+        if sum(a.size for a in arrays) > CALLBACK_ITEMS or any(d > CALLBACK_ITEMS for a in arrays for d in a.shape):
+            raise ValueError("arguments too large")  # an empty array of 10^9 rows, say
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             return self.function(*args, **kwargs)
@@ -821,7 +854,7 @@ def _items(size: Any) -> int:
 
 
 def _callback_arg(data: Any, generators: list[np.random.Generator],
-                  callbacks: dict[str, _GraderFunction]) -> Any:
+                  callbacks: dict[str, _GraderFunction], secret: int) -> Any:
     """An argument of a notebook's call to a grader's function: data, a generator rebuilt from its
     state, or one of the grader's own functions of this call (the notebook's functions never cross)."""
     if isinstance(data, dict) and "__cb__" in data:
@@ -838,7 +871,11 @@ def _callback_arg(data: Any, generators: list[np.random.Generator],
         bit_generator.state = state
         generator = np.random.Generator(bit_generator)
         generators.append(generator)
-        return generator
+        # The notebook's generator advances by one draw, which seeds, with a secret of this grading run,
+        # the generator the grader's function uses: the same generator state gives the same answer, but
+        # the notebook cannot replay the function's draws to read its constants.
+        drawn = int(generator.integers(0, 2**63))
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence([secret, drawn])))
     return codec.decode(data)
 
 

@@ -270,7 +270,9 @@ def test_grader_code_and_notebook_objects_as_arguments():
     with Sandbox(cells) as sb:
         assert sb.call("apply", Expr("lambda x, rng: x + 1"), 2, np.random.default_rng(0)) == 3
         noise = sb.call("apply", Expr("lambda x, rng: x + rng.laplace(size=3)"), 2.0, np.random.default_rng(0))
-        assert np.allclose(noise, 2.0 + np.random.default_rng(0).laplace(size=3))
+        assert noise.shape == (3,) and np.all(np.isfinite(noise)) and len(set(noise.tolist())) == 3
+        again = sb.call("apply", Expr("lambda x, rng: x + rng.laplace(size=3)"), 2.0, np.random.default_rng(0))
+        assert np.array_equal(noise, again)  # the same generator state, the same draws
         assert sb.call("apply", Ref("twice"), 5, None) == 10
 
 
@@ -449,15 +451,24 @@ MECHANISM = Expr(f"lambda bits, epsilon, rng: np.where(rng.random(np.shape(bits)
 
 def test_the_grader_s_mechanisms_run_in_the_grading_process():
     """The notebook gets a stand-in that sends each call back: nothing of the mechanism is in its
-    process, and the answers (and the generator's advance) are those of the mechanism run here."""
+    process. The mechanism draws from a generator derived from the notebook's (one draw of it) and a
+    secret of the run: the same generator state gives the same answer, the notebook's generator
+    advances, and the draws cannot be replayed in the notebook to read the mechanism's constants."""
     local = eval(MECHANISM.source, {"np": np})  # noqa: S307
-    bits = np.arange(1000) % 2
-    with Sandbox([PROBE]) as sb:
+    bits = np.zeros(40_000, dtype=int)
+    with Sandbox([PROBE], secret=12345) as sb:
         assert sb.call("probe", MECHANISM) is False
-        mine, theirs = np.random.default_rng(3), np.random.default_rng(3)
+        mine, again, theirs = (np.random.default_rng(3) for _ in range(3))
         got = sb.call("survey", MECHANISM, bits, mine)
-        assert np.array_equal(got, local(bits, 1.0, theirs))
-        assert mine.bit_generator.state == theirs.bit_generator.state  # the generator came back advanced
+        assert np.array_equal(got, sb.call("survey", MECHANISM, bits, again))  # reproducible
+        assert not np.array_equal(got, local(bits, 1.0, np.random.default_rng(3)))  # not a replay
+        theirs.integers(0, 2**63)
+        assert mine.bit_generator.state == theirs.bit_generator.state  # advanced by one draw
+        rate = float(np.mean(got))
+        assert abs(rate - SECRET_RATE) < 6 * np.sqrt(SECRET_RATE * (1 - SECRET_RATE) / bits.size)
+        assert not np.array_equal(got, sb.call("survey", MECHANISM, bits, mine))  # a new state, new flips
+    with Sandbox([PROBE], secret=54321) as sb:  # another grading run: other draws
+        assert not np.array_equal(got, sb.call("survey", MECHANISM, bits, np.random.default_rng(3)))
 
 
 def test_the_grader_s_functions_refuse_what_they_cannot_take():
@@ -465,6 +476,7 @@ def test_the_grader_s_functions_refuse_what_they_cannot_take():
              "def attempt(mechanism, what):\n"
              "    try:\n"
              "        if what == 'huge':\n            mechanism(10**12, np.random.default_rng(0))\n"
+             "        elif what == 'empty rows':\n            mechanism(np.zeros((10**9, 0)), np.random.default_rng(0))\n"
              "        elif what == 'function':\n            mechanism(lambda: 1, np.random.default_rng(0))\n"
              "        elif what == 'randomstate':\n            mechanism(3, np.random.RandomState(0))\n"
              "        elif what == 'mt':\n"
@@ -477,10 +489,13 @@ def test_the_grader_s_functions_refuse_what_they_cannot_take():
     draw = Expr("lambda size, rng: rng.random(size)")
     with Sandbox(cells) as sb:
         assert sb.call("attempt", draw, "huge") == "ValueError"  # nothing of that size is made here
+        assert sb.call("attempt", draw, "empty rows") in ("ValueError", "TypeError")  # nor from an empty array
         assert sb.call("attempt", draw, "function") == "TypeError"
         assert sb.call("attempt", draw, "randomstate") == "TypeError"
+        first, after = sb.call("attempt", draw, "mt")
         generator = np.random.Generator(np.random.MT19937(5))
-        assert sb.call("attempt", draw, "mt") == [generator.random(3).tolist(), generator.random()]
+        generator.integers(0, 2**63)  # the one draw that seeds the grader's generator
+        assert len(first) == 3 and all(0 <= x < 1 for x in first) and after == generator.random()
 
 
 def test_functions_the_grader_s_functions_return_stay_in_the_grading_process():
@@ -536,3 +551,27 @@ def test_the_notebook_sees_what_a_kernel_started_by_jupyterlab_sees():
     assert not {"MPLCONFIGDIR", "IPYTHONDIR", "OMP_NUM_THREADS", "PIP_NO_INDEX"} & set(got["env"])
     assert "inline" in got["backend"]
     assert "generated new fontManager" not in got["log"]
+
+
+def test_a_notebook_that_stops_reading_cannot_block_the_grader():
+    """Valid calls of a grader's function written straight to the protocol pipe, and then no reading:
+    the grader's replies fill the pipe, and the call ends at its limit instead of blocking the grader."""
+    cells = ["import os, json, time\n"
+             "def _protocol_out():\n"
+             "    for f in sorted(int(f) for f in os.listdir('/proc/self/fd')):\n"
+             "        flags = [l for l in open(f'/proc/self/fdinfo/{f}') if l.startswith('flags:')]\n"
+             "        if f > 2 and os.readlink(f'/proc/self/fd/{f}').startswith('pipe:') and int(flags[0].split()[1], 8) & 3 == 1:\n"
+             "            return f\n"
+             "def stall(function):\n"
+             "    line = (json.dumps({'callback': function.grader_handle, 'args': [1], 'kwargs': {}}) + '\\n').encode()\n"
+             "    fd = _protocol_out()\n"
+             "    for _ in range(200):\n"
+             "        os.write(fd, line)\n"
+             "    time.sleep(120)\n"]
+    big = Expr("lambda x: np.zeros(20_000)")
+    started = time.monotonic()
+    with Sandbox(cells, call_limit=3.0) as sb:
+        with pytest.raises(SandboxError):
+            sb.call("stall", big)
+        assert sb.dead is not None
+    assert time.monotonic() - started < 30
