@@ -32,7 +32,7 @@ import sys
 import types
 
 
-class _Sink(io.TextIOBase):
+class OutStream(io.TextIOBase):  # the name of ipykernel's own stream class
     """Swallows the notebook's output (a ``print`` never changes a score)."""
 
     def write(self, text):
@@ -278,7 +278,7 @@ def main() -> int:
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     os.close(null)
-    sink = _Sink()
+    sink = OutStream()
     sys.stdout = sys.stderr = sink
     sys.stdin = io.StringIO("")
 
@@ -325,7 +325,7 @@ def main() -> int:
         """Run code cell ``index`` (the grader asks for each cell in turn and keeps the time)."""
         entry = {"cell": index, "status": "ok"}
         try:
-            result = shell.run_cell(cells[index], store_history=False, silent=False)
+            result = shell.run_cell(cells[index], store_history=True, silent=False)
             failure = result.error_before_exec or result.error_in_exec
             if failure is not None:
                 syntax = isinstance(failure, SyntaxError)
