@@ -125,13 +125,16 @@ def _grader_function(handle):
     def grader_function(*args, **kwargs):
         return _CALL_GRADER[0](handle, args, kwargs)
 
-    grader_function.__name__ = grader_function.__qualname__ = "mechanism"
-    grader_function.grader_handle = handle
+    grader_function.__name__ = grader_function.__qualname__ = "<lambda>"
     return grader_function
 
 
 def _is_grader_function(value):
     return getattr(value, "__code__", None) is _GRADER_CODE
+
+
+def _handle_of(function):
+    return function.__closure__[0].cell_contents if function.__closure__ else ""
 
 
 _GRADER_CODE = _grader_function("").__code__
@@ -148,7 +151,7 @@ def _make_caller(protocol_in, send, codec, np):
         if isinstance(value, np.random.RandomState):
             raise TypeError("pass a NumPy Generator (np.random.default_rng), not a RandomState")
         if _is_grader_function(value):
-            return {"__cb__": value.grader_handle}
+            return {"__cb__": _handle_of(value)}
         try:
             return codec.encode(value)
         except codec.EncodingError:

@@ -31,6 +31,7 @@ unprivileged user when the grader is root. ``instructors.md`` says what each bou
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import json
 import os
@@ -61,6 +62,7 @@ CALLBACK_ITEMS = 10_000_000  # numbers one call of a grader's function may be as
 ROUND_TRIP = 0.001  # seconds credited for each call of a grader's function (a round trip on a busy machine)
 CALLBACK_BYTES = 256 * 2**20  # bytes of arguments the grader's functions read in one call of the notebook's
 CALLBACK_HANDLES = 1_000  # functions the grader's functions may return in one call (oracles, say)
+CALLBACK_MEMORY = 2**30  # bytes of address space one call of a grader's function may add to the grader
 CALLBACK_REFUSALS = 100  # refused calls of the grader's functions before the run is ended
 GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 VENV_MOUNT = "/opt/venv"
@@ -833,9 +835,32 @@ class _GraderFunction:
         arrays = [a for a in [*args, *kwargs.values()] if isinstance(a, np.ndarray)]
         if sum(a.size for a in arrays) > CALLBACK_ITEMS or any(d > CALLBACK_ITEMS for a in arrays for d in a.shape):
             raise ValueError("arguments too large")  # an empty array of 10^9 rows, say
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings(), np.errstate(all="ignore"), _memory_cap(CALLBACK_MEMORY):
             warnings.simplefilter("ignore")
             return self.function(*args, **kwargs)
+
+
+@contextlib.contextmanager
+def _memory_cap(extra: int):
+    """While the grader's function runs on the notebook's arguments, this process may grow by at most
+    ``extra`` bytes of address space (a broadcast or a width the size guard cannot foresee gives a
+    MemoryError, sent back as such, instead of exhausting the machine)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (OSError, StopIteration, ValueError):
+        yield
+        return
+    cap = size + extra
+    for limit in (soft, hard):
+        if limit != resource.RLIM_INFINITY:
+            cap = min(cap, limit)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def _items(size: Any) -> int:

@@ -563,7 +563,7 @@ def test_a_notebook_that_stops_reading_cannot_block_the_grader():
              "        if f > 2 and os.readlink(f'/proc/self/fd/{f}').startswith('pipe:') and int(flags[0].split()[1], 8) & 3 == 1:\n"
              "            return f\n"
              "def stall(function):\n"
-             "    line = (json.dumps({'callback': function.grader_handle, 'args': [1], 'kwargs': {}}) + '\\n').encode()\n"
+             "    line = (json.dumps({'callback': [c.cell_contents for c in function.__closure__ if isinstance(c.cell_contents, str)][0], 'args': [1], 'kwargs': {}}) + '\\n').encode()\n"
              "    fd = _protocol_out()\n"
              "    for _ in range(200):\n"
              "        os.write(fd, line)\n"
@@ -575,3 +575,21 @@ def test_a_notebook_that_stops_reading_cannot_block_the_grader():
             sb.call("stall", big)
         assert sb.dead is not None
     assert time.monotonic() - started < 30
+
+
+def test_the_grader_s_functions_cannot_exhaust_the_grader_s_memory():
+    """A broadcast the size guard cannot foresee (1 x 40,000 times 40,000 x 1: 12.8 GB) gives a
+    MemoryError in the notebook; the grader's own address space grows by at most about 1 GB."""
+    import resource
+
+    cells = ["import numpy as np\n"
+             "def outer(function):\n"
+             "    try:\n"
+             "        function(np.ones((1, 40_000)), np.ones((40_000, 1)))\n"
+             "    except MemoryError:\n"
+             "        return 'MemoryError'\n"
+             "    return 'computed'\n"]
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    with Sandbox(cells) as sb:
+        assert sb.call("outer", Expr("lambda a, b: np.asarray(a) * np.asarray(b)")) == "MemoryError"
+    assert resource.getrlimit(resource.RLIMIT_AS) == before  # the cap is lifted after each call
