@@ -199,7 +199,8 @@ def handle(request, namespace, codec, np):
         try:
             return {"ok": True, "value": codec.encode(value)}
         except Exception as exc:  # noqa: BLE001
-            return {"ok": False, "error_type": _error_type(exc), "encoding": True}
+            return {"ok": False, "error_type": _error_type(exc), "encoding": True,
+                    "encoding_kind": getattr(exc, "kind", "other")}
     if op == "call":
         name = request["name"]
         target = namespace.get(name)
@@ -220,7 +221,8 @@ def handle(request, namespace, codec, np):
         try:
             encoded = codec.encode(value)
         except Exception as exc:  # noqa: BLE001
-            return {"ok": False, "error_type": _error_type(exc), "encoding": True}
+            return {"ok": False, "error_type": _error_type(exc), "encoding": True,
+                    "encoding_kind": getattr(exc, "kind", "other")}
         reply = {"ok": True, "value": encoded, "rngs": [_generator_state(g) for g in rngs]}
         if request.get("return_args"):
             try:
@@ -376,7 +378,8 @@ def main() -> int:
         try:
             send(reply)
         except Exception as exc:  # noqa: BLE001
-            send({"ok": False, "error_type": _error_type(exc), "encoding": True})
+            send({"ok": False, "error_type": _error_type(exc), "encoding": True,
+                  "encoding_kind": getattr(exc, "kind", "other")})
 
 
 if __name__ == "__main__":

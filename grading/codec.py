@@ -22,7 +22,21 @@ _WIRE = {"b": np.dtype("|u1"), "i": np.dtype("<i8"), "u": np.dtype("<u8"), "f": 
 
 
 class EncodingError(TypeError):
-    """A value that cannot cross the sandbox boundary as plain data."""
+    """A value that cannot cross the sandbox boundary as plain data; ``kind`` is one of :data:`KINDS`."""
+
+    def __init__(self, message: str, kind: str = "other"):
+        super().__init__(message)
+        self.kind = kind if kind in KINDS else "other"
+
+
+# what a student is told about an answer that cannot cross (the kind crosses, never the text)
+KINDS = {
+    "complex": "a complex number (a negative number raised to a fractional power, say)",
+    "object": "an object that is not a number, string, list, dict or NumPy array",
+    "large": "an answer larger than an answer can be",
+    "key": "a dict whose keys are not strings or numbers",
+    "other": "something that is not a number, string, list, dict or array",
+}
 
 
 def encode(value: Any, _budget: list[int] | None = None) -> Any:
@@ -42,7 +56,7 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
             value = dict(dict.items(value)) if isinstance(value, dict) else (
                 list(list.__iter__(value)) if isinstance(value, list) else tuple(tuple.__iter__(value)))
         except Exception:  # noqa: BLE001
-            raise EncodingError(f"an object of type {kind.__name__}") from None
+            raise EncodingError(f"an object of type {kind.__name__}", "object") from None
         kind = type(value)
     if value is None or kind is bool:
         return value
@@ -52,7 +66,7 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
         return _float(value)
     if kind is str or kind is np.str_:
         if len(value) > MAX_STRING:
-            raise EncodingError("a string that long cannot be an answer")
+            raise EncodingError("a string that long cannot be an answer", "large")
         return {"__str__": str(value)}
     if kind is np.bool_:
         return bool(value)
@@ -64,13 +78,14 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
         if value.dtype.kind == "U":
             budget[0] -= value.size
             if budget[0] < 0 or any(len(x) > MAX_STRING for x in value.ravel().tolist()):
-                raise EncodingError("the answer is too large")
+                raise EncodingError("the answer is too large", "large")
             return {"__nd__": "U", "shape": list(value.shape), "data": [str(x) for x in value.ravel().tolist()]}
         if value.dtype.kind not in NUMERIC_KINDS:
-            raise EncodingError(f"an array of dtype {value.dtype} (an answer must hold numbers)")
+            raise EncodingError(f"an array of dtype {value.dtype} (an answer must hold numbers)",
+                                "complex" if value.dtype.kind == "c" else "object")
         budget[0] -= value.size
         if budget[0] < 0:
-            raise EncodingError("the answer is too large")
+            raise EncodingError("the answer is too large", "large")
         # the raw little-endian bytes of a float64, int64, uint64 or bool array, in base64: exact,
         # fast for large arrays, and decoded here by np.frombuffer (no object is ever unpickled)
         target = _WIRE[value.dtype.kind]
@@ -78,18 +93,19 @@ def encode(value: Any, _budget: list[int] | None = None) -> Any:
         return {"__nd__": value.dtype.kind, "shape": list(value.shape), "b64": base64.b64encode(raw).decode("ascii")}
     if kind in (list, tuple):
         if len(value) > MAX_ITEMS:
-            raise EncodingError("the answer is too large")
+            raise EncodingError("the answer is too large", "large")
         return {"__seq__": "tuple" if kind is tuple else "list", "items": [encode(v, budget) for v in value]}
     if kind is dict:
         if len(value) > 100_000:
-            raise EncodingError("the answer is too large")
+            raise EncodingError("the answer is too large", "large")
         pairs = []
         for key, item in value.items():
             if type(key) not in _KEY_TYPES:
-                raise EncodingError("dictionary keys must be strings or numbers")
+                raise EncodingError("dictionary keys must be strings or numbers", "key")
             pairs.append([encode(key, budget), encode(item, budget)])
         return {"__dict__": pairs}
-    raise EncodingError(f"an object of type {kind.__name__} (an answer must be a number, a bool or a NumPy array)")
+    raise EncodingError(f"an object of type {kind.__name__} (an answer must be a number, a bool or a NumPy array)",
+                        "complex" if kind in (complex, np.complex64, np.complex128) else "object")
 
 
 _NUMPY_INTS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
@@ -155,7 +171,7 @@ def _from_bytes(data: dict[str, Any]) -> np.ndarray:
     for s in shape:
         size *= s
     if size > MAX_ITEMS:
-        raise EncodingError("the answer is too large")
+        raise EncodingError("the answer is too large", "large")
     try:
         raw = base64.b64decode(data["b64"].encode("ascii"), validate=True)
     except (ValueError, UnicodeEncodeError):

@@ -740,7 +740,8 @@ class Sandbox:
             raise SandboxError(f"{what} is not defined", "missing")
         error_type = _error_name(reply.get("error_type"))
         if reply.get("encoding") is True:
-            raise SandboxError(f"{what} returned something that is not a number, string, list, dict or array",
+            kind = reply.get("encoding_kind")
+            raise SandboxError(f"{what} returned {codec.KINDS.get(kind if isinstance(kind, str) else 'other', codec.KINDS['other'])}",
                                "error", "EncodingError")
         raise SandboxError(f"{what} raised {error_type}", "error", error_type)
 

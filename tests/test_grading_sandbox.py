@@ -593,3 +593,12 @@ def test_the_grader_s_functions_cannot_exhaust_the_grader_s_memory():
     with Sandbox(cells) as sb:
         assert sb.call("outer", Expr("lambda a, b: np.asarray(a) * np.asarray(b)")) == "MemoryError"
     assert resource.getrlimit(resource.RLIMIT_AS) == before  # the cap is lifted after each call
+
+
+def test_an_answer_that_cannot_cross_is_named_by_its_kind():
+    cells = ["import numpy as np\ndef power():\n    return (-8.0) ** (2 / 3)\ndef thing():\n    return object()\n"]
+    with Sandbox(cells) as sb:
+        with pytest.raises(SandboxError, match="a complex number"):
+            sb.call("power")
+        with pytest.raises(SandboxError, match="an object that is not a number"):
+            sb.call("thing")

@@ -16,6 +16,7 @@ from scipy.special import gammaln
 
 from ..checks import (
     Check,
+    CheckFailed,
     Question,
     as_array,
     as_float,
@@ -282,51 +283,125 @@ def _compositions(n):
     return np.array(out)
 
 
-def _estimate_law_fits(sb, estimates, n, e1, e2, law, what):
-    """The estimates of surveys of n reports drawn from ``law`` (over the four report pairs), through the
-    notebook's own both_estimate: each is the mean of z(y) over the n reports, with z(y) the estimate
-    from the single report y, so its exact law is that of sum(N_y z_y) / n, N ~ Multinomial(n, law)."""
-    z = np.array([as_float(sb.call("both_estimate", np.array([pair]), e1, e2), "both_estimate") for pair in PAIRS])
-    require(np.all(np.isfinite(z)), "both_estimate must be finite on a single report (question 2)")
+SURVEYS = 2000  # surveys per simulation check
+APART = 150.0  # the noncentrality the chi-square test of a wrong law of reports must have (power ~ 1)
+
+
+def _estimators(sb, n, e1, e2):
+    """Every way n reports can fall on the four report pairs (the counts N of (0, 0), (0, 1), (1, 0),
+    (1, 1)), with two estimates on reports with those counts: ``"yours"``, the notebook's own
+    both_estimate (called on every such set of reports), and ``"right"``, the unbiased one. An estimate
+    that depends on the reports only through N has the law of f(N), N ~ Multinomial(n, law of one
+    report), so q5 is graded through whichever estimate the simulation uses: a wrong q2 costs no point
+    here (the question says so)."""
     counts = _compositions(n)
-    values = counts @ z / n
+    base = np.array(PAIRS)
+    yours = np.array([as_float(sb.call("both_estimate", np.repeat(base, row, axis=0), e1, e2), "both_estimate")
+                      for row in counts])
+    z = np.array([true_estimate(np.array([pair]), e1, e2) for pair in PAIRS])
+    return counts, {"yours": yours, "right": counts @ z / n}
+
+
+def _pmf(counts, n, law):
     log_pmf = gammaln(n + 1) - gammaln(counts + 1).sum(axis=1) + (counts * np.log(np.maximum(law, 1e-300))).sum(axis=1)
-    order = np.argsort(values)
-    values, pmf = values[order], np.exp(log_pmf[order])
-    scale = 1e-7 * (1 + np.abs(values).max())
-    estimates = np.asarray(estimates, dtype=float)
-    require(np.all(np.isfinite(estimates)), f"{what}: the estimates must be finite")
-    nearest = np.clip(np.searchsorted(values, estimates), 1, values.size - 1)
-    nearest = np.where(np.abs(values[nearest - 1] - estimates) < np.abs(values[nearest] - estimates),
-                       nearest - 1, nearest)
-    require(np.all(np.abs(values[nearest] - estimates) < scale),
-            f"{what}: each estimate must be both_estimate of the n reports of one survey")
-    # bins of about equal probability, cut only between distinct values (equal values share a bin)
-    group = np.concatenate([[0], np.cumsum(np.diff(values) > scale)])
-    group_end = np.cumsum(np.bincount(group, weights=pmf))
-    bins = np.minimum((group_end * 12).astype(int), 11)[group]
-    probabilities = np.bincount(bins, weights=pmf, minlength=12)
-    observed = np.bincount(bins[nearest], minlength=12)
-    chisquare_fits(observed, probabilities, what)
+    return np.exp(log_pmf)
+
+
+def _scale(values):
+    return 1e-7 * (1 + np.abs(values).max())
+
+
+def _bins(values, pmf, k=12):
+    """For each composition, its bin: k bins of about equal probability under pmf, cut only between
+    distinct values of the estimate (equal values share a bin)."""
+    order = np.argsort(values, kind="stable")
+    group = np.concatenate([[0], np.cumsum(np.diff(values[order]) > _scale(values))])
+    group_end = np.cumsum(np.bincount(group, weights=pmf[order]))
+    bins = np.empty(values.size, dtype=int)
+    bins[order] = np.minimum((group_end * k).astype(int), k - 1)[group]
+    return bins
+
+
+def _separation(values, counts, n, law, other):
+    """The noncentrality of the chi-square test of ``law`` (12 bins, SURVEYS estimates) when the reports
+    follow ``other``: how surely the test tells the two laws of reports apart through this estimate."""
+    if not np.all(np.isfinite(values)):
+        return 0.0
+    p, r = _pmf(counts, n, law), _pmf(counts, n, other)
+    bins = _bins(values, p)
+    pb, rb = np.bincount(bins, weights=p, minlength=12), np.bincount(bins, weights=r, minlength=12)
+    keep = pb > 1e-12
+    return float(SURVEYS * np.sum((rb[keep] - pb[keep]) ** 2 / pb[keep]))
+
+
+def _which(estimates, estimators):
+    """The first estimate (``"yours"``, then ``"right"``) whose values on the compositions hold every
+    estimate, with the composition nearest each estimate; (None, None) when neither does."""
+    for key, values in estimators.items():
+        if not np.all(np.isfinite(values)):
+            continue
+        order = np.argsort(values, kind="stable")
+        ordered = values[order]
+        near = np.clip(np.searchsorted(ordered, estimates), 1, ordered.size - 1)
+        near = np.where(np.abs(ordered[near - 1] - estimates) < np.abs(ordered[near] - estimates), near - 1, near)
+        if np.all(np.abs(ordered[near] - estimates) < _scale(values)):
+            return key, order[near]
+    return None, None
+
+
+def _estimate_law_fits(nearest, counts, n, values, law, what):
+    """The estimates (one per survey, at the compositions ``nearest``) follow the law of f(N)."""
+    pmf = _pmf(counts, n, law)
+    bins = _bins(values, pmf)
+    chisquare_fits(np.bincount(bins[nearest], minlength=12), np.bincount(bins, weights=pmf, minlength=12), what)
+
+
+def _simulated(raw, estimators, what):
+    """The simulation's estimates: which estimate made them, and the composition of each."""
+    out = as_array(raw, "simulate_both")
+    require(out.shape == (SURVEYS,), "simulate_both must return num_surveys estimates")
+    key, nearest = _which(out, estimators) if np.all(np.isfinite(out)) else (None, None)
+    if key is None:
+        require(np.all(np.isfinite(estimators["yours"])),
+                "q5 is graded through your both_estimate (Question 2), which is not finite on some survey "
+                "reports: fix Question 2 first")
+        require(np.all(np.isfinite(out)), f"{what}: the estimates must be finite")
+        raise CheckFailed(f"{what}: each estimate must be your both_estimate of the n reports of one survey")
+    return key, nearest
 
 
 def q5_other_mechanism(sb, ctx):
     g = ctx.rng()
-    while True:  # the grader's law of reports must move the mean estimate well away from randomized response's
+    n = int(g.integers(12, 20))
+    e1, e2 = round(float(g.uniform(0.5, 2)), 3), round(float(g.uniform(0.5, 2)), 3)
+    counts, estimators = _estimators(sb, n, e1, e2)
+    f = q(np.array([e1, e2]))
+    chosen = {}
+    # the grader's law of reports must be told apart from randomized response's, through the estimate used
+    for _ in range(300):
         a = [round(float(v), 4) for v in g.uniform(0.55, 0.95, 2)]
         b = [round(float(v), 4) for v in g.uniform(0.05, 0.4, 2)]
-        joint, n = draw_joint(g), int(g.integers(12, 20))
-        e1, e2 = round(float(g.uniform(0.5, 2)), 3), round(float(g.uniform(0.5, 2)), 3)
-        f = q(np.array([e1, e2]))
+        joint = draw_joint(g)
         law, rr_law = report_law(joint, a, b), report_law(joint, 1 - f, f)
-        z = np.array([true_estimate(np.array([pair]), e1, e2) for pair in PAIRS])
-        if abs(law @ z - rr_law @ z) > 0.15:
+        for key, values in estimators.items():
+            if key not in chosen and _separation(values, counts, n, law, rr_law) > APART:
+                chosen[key] = (a, b, joint, law)
+        if len(chosen) == 2:
             break
-    out = as_array(sb.call("simulate_both", joint, n, e1, e2, 2000, g, per_answer(a, b)), "simulate_both")
-    require(out.shape == (2000,), "simulate_both must return num_surveys estimates")
-    _estimate_law_fits(sb, out, n, e1, e2, law,
-                       "simulate_both must run the mechanism it is given on every survey's true pairs (with "
-                       "another mechanism than pair_rr the estimates do not follow the law its reports imply)")
+    a, b, joint, law = chosen.get("yours", chosen["right"])
+    raw = sb.call("simulate_both", joint, n, e1, e2, SURVEYS, g, per_answer(a, b))
+    what = ("simulate_both must run the mechanism it is given on every survey's true pairs (with another "
+            "mechanism than pair_rr the estimates do not follow the law its reports imply)")
+    key, nearest = _simulated(raw, estimators, what)
+    if key == "yours" and "yours" not in chosen:
+        raise CheckFailed("q5 is graded through your both_estimate (Question 2), which gives almost the same "
+                          "estimates whatever mechanism made the reports: fix Question 2 first")
+    if key == "right" and "yours" in chosen and not np.allclose(chosen["yours"][3], chosen["right"][3]):
+        raw = sb.call("simulate_both", chosen["right"][2], n, e1, e2, SURVEYS, g,
+                      per_answer(chosen["right"][0], chosen["right"][1]))
+        key, nearest = _simulated(raw, estimators, what)
+        law = chosen["right"][3]
+    _estimate_law_fits(nearest, counts, n, estimators[key], law, what)
 
 
 def q5_shape(sb, ctx):
@@ -344,13 +419,14 @@ def q5_own_mechanism(sb, ctx):
     g = ctx.rng()
     joint, n = draw_joint(g), int(g.integers(12, 20))
     e1, e2 = round(float(g.uniform(0.4, 1.6)), 3), round(float(g.uniform(0.4, 1.6)), 3)
-    out = as_array(sb.call("simulate_both", joint=joint, n=n, epsilon1=e1, epsilon2=e2, num_surveys=2000, rng=g,
-                           mechanism=Expr(RR)), "simulate_both")
-    require(out.shape == (2000,), "simulate_both must return num_surveys estimates")
+    counts, estimators = _estimators(sb, n, e1, e2)
+    raw = sb.call("simulate_both", joint=joint, n=n, epsilon1=e1, epsilon2=e2, num_surveys=SURVEYS, rng=g,
+                  mechanism=Expr(RR))
+    what = ("simulate_both with pair randomized response (called by keyword): the estimates do not follow the "
+            "law of n reports")
+    key, nearest = _simulated(raw, estimators, what)
     f = q(np.array([e1, e2]))
-    _estimate_law_fits(sb, out, n, e1, e2, report_law(joint, 1 - f, f),
-                       "simulate_both with pair randomized response (called by keyword): the estimates do not "
-                       "follow the law of n reports")
+    _estimate_law_fits(nearest, counts, n, estimators[key], report_law(joint, 1 - f, f), what)
 
 
 # ---------------------------------------------------------------- q6 empirical_epsilon

@@ -1,8 +1,9 @@
 """Hidden checks of assignment 4 (private histograms of a multi-tick survey, RDP, an L1 projection).
 
 The questions ask for what the chapters do not print: the noise scale when each respondent may tick up
-to m cells (q1; the chapters do m = 1), the smallest n at which the sharper bad-event theorem of ch12
-guarantees (eps, gamma)-RDP (q2; the chapter prints the bound, not its inversion), the sparse release of
+to m cells (q1; the chapters do m = 1), the smallest n at which the part of ch12's sharper bad-event
+theorem that survives answers with no tick guarantees (eps, gamma)-RDP (q2: U_{k,n} needs every
+respondent to tick a cell, which this survey does not promise), the sparse release of
 a multi-tick survey (q3), the exact L1 projection onto the share vectors such a survey can produce
 (q4: bounded cells and a sum at most m n, not the chapter's histograms of n observations), and the
 bias-noise trade-off of truncating every respondent to m ticks (q5, q6).
@@ -11,7 +12,11 @@ No reference projection lives here: q4 is checked by brute force on small cases 
 conditions of a separable convex problem over an M-natural-convex set (no unit added, removed or moved
 lowers the cost), which are sufficient for global optimality. q5 runs the student's simulation on a
 mechanism of the grader's own (Gaussian noise of a scale drawn per run) and compares it with the
-grader's own simulation of that mechanism; q6 compares with the exact risk of the right Laplace release.
+grader's own simulation of that mechanism, and on releases shifted by +-5 per cell, whose loss tells which
+ticks were dropped; q6 compares with the exact risk of the right Laplace release. The mechanisms of q1 and
+q3 are tested on many small surveys of a number of cells drawn per run (2 to 1,000), pooled: law,
+regularity, privacy on neighbouring cells, and releases on neighbouring surveys from the same generator
+state (coupled_additive: nothing of the counts in the last digits).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from ..checks import (
     as_array,
     as_float,
     close,
+    coupled_additive,
     ks_fits,
     laplace_cdf,
     low_bits_same_law,
@@ -75,10 +81,66 @@ def _shares(sb, counts, n, m, epsilon, g, by_keyword=False):
     return z
 
 
+def _log_uniform_cells(g):
+    """A number of cells from 2 to 1,000, log-uniform: small surveys are as likely as large ones."""
+    return int(np.clip(np.round(np.exp(g.uniform(np.log(2), np.log(1000)))), 2, 1000))
+
+
+def _coupled_surveys(sb, name, g, count, n, zeros, extra=()):
+    """count surveys of a number of cells drawn per survey (2 to 1,000), each cell ticked by 2 or 3 of the n
+    respondents (n a power of two: the shares are dyadic), half of the other cells empty when ``zeros``;
+    m drawn from the possible ones (2m <= k and 2m > k), and epsilon = min(2m, k) / 2, so that the noise
+    in count units is Laplace(2) in every survey. Each survey is released twice from the same generator
+    state: as it is, and with one tick moved from a cell of 3 to a cell of 2 (a neighbour). Returns the
+    pooled releases of both and the pooled counts of both."""
+    out_a, out_b, counts_a, counts_b = [], [], [], []
+    for i in range(count):
+        k = _log_uniform_cells(g)
+        order = g.permutation(k)
+        counts = g.integers(2, 4, k)
+        counts[order[0]], counts[order[1]] = 3, 2
+        if zeros:
+            counts[order[2:][g.random(k - 2) < 0.5]] = 0
+        other = counts.copy()
+        other[order[0]], other[order[1]] = 2, 3
+        m = int(g.integers(max(1, -(-3 * k // n)), k + 1))
+        epsilon = min(2 * m, k) / 2
+        seed = int(g.integers(2**62))
+        a = sb.call(name, counts, n, m, epsilon, *extra, np.random.default_rng(seed))
+        if i % 2:
+            b = sb.call(name, other, n, m, epsilon, *extra, rng=np.random.default_rng(seed))
+        else:
+            b = sb.call(name, other, n, m, epsilon, *extra, np.random.default_rng(seed))
+        a, b = as_array(a, name), as_array(b, name)
+        require(a.shape == (k,) and b.shape == (k,), f"{name}: one value per cell (the output must have the shape "
+                                                     "of counts)")
+        out_a.append(a)
+        out_b.append(b)
+        counts_a.append(counts)
+        counts_b.append(other)
+    return tuple(np.concatenate(x) for x in (out_a, out_b, counts_a, counts_b))
+
+
+def _battery(a, b, ca, cb, n, noisy, what):
+    """Noise independent in every cell (not the law's quantiles), neighbouring cell values within e^0.5
+    (Laplace(2) in count units), and releases from one generator state on neighbouring surveys that differ
+    by the difference of the shares alone."""
+    require(np.all(np.isfinite(a)) and np.all(np.isfinite(b)), f"{what}: the output has NaN or infinite values")
+    noise = n * a[noisy] - ca[noisy]
+    not_too_regular(noise / 2, stats.laplace.cdf, what)
+    privacy_holds(n * a[ca == 3], n * a[ca == 2], 0.5, np.linspace(-10, 15, 26),
+                  f"{what} (cells ticked by 3 and by 2 respondents)")
+    coupled_additive(a, b, (ca - cb) / n, f"{what}, on neighbouring surveys (one tick moved)")
+    return noise / 2
+
+
 def q1_mechanism(sb, ctx):
     """A private mechanism: random, independent noise in every cell (not the law's quantiles), and
-    neighbouring surveys indistinguishable, down to the last digits."""
+    neighbouring surveys indistinguishable, down to the last digits, on large surveys and on many small
+    ones of sizes drawn per run."""
     reproducible_and_random(sb, "tick_shares", lambda g: (np.array([5, 0, 3, 4]), 6, 2, 1.0, g), ctx, "tick_shares")
+    a, b, ca, cb = _coupled_surveys(sb, "tick_shares", ctx.rng(), 80, 1024, zeros=False)
+    _battery(a, b, ca, cb, 1024, np.ones(a.size, bool), "tick_shares on surveys of 2 to 1,000 cells")
     counts, n, m, epsilon = np.arange(20_000) % 4 + 1, 25_000, 2, 0.3
     z = _shares(sb, counts, n, m, epsilon, ctx.rng())
     noise = (z - counts / n) / _scale(n, counts.size, m, epsilon)  # standard Laplace if the answer is right
@@ -112,6 +174,17 @@ def q1_law(sb, ctx):
     large = (_shares(sb, np.arange(5_000) % 7, 10_000, 3, 1.0, ctx.rng()) - (np.arange(5_000) % 7) / 10_000) / _scale(
         10_000, 5_000, 3, 1.0)
     same_law(small, large, "tick_shares: a survey of 3 cells against one of 5,000 (scaled noise)")
+    # many surveys of 2 to 1,000 cells, with n, m and epsilon drawn per survey: the noise in units of the scale
+    g, pooled = ctx.rng(), []
+    for i in range(60):
+        k, n, epsilon = _log_uniform_cells(g), int(g.integers(20, 5_000)), float(g.uniform(0.1, 3))
+        m = int(g.integers(1, k + 1))
+        counts = g.integers(0, min(n, n * m // k) + 1, k)
+        z = _shares(sb, counts, n, m, epsilon, np.random.default_rng(int(g.integers(2**62))), by_keyword=i % 2 == 1)
+        pooled.append((z - counts / n) / _scale(n, k, m, epsilon))
+    ks_fits(np.concatenate(pooled), stats.laplace.cdf,
+            "tick_shares on surveys of 2 to 1,000 cells (n, m, epsilon drawn per survey; 2m <= k and 2m > k): the "
+            "noise in units of the scale")
 
 
 def q1_bad_input(sb, ctx):
@@ -129,20 +202,20 @@ def q1_bad_input(sb, ctx):
 
 
 # ---------------------------------------------------------------- q2
-def _log_u(k, n):
-    """log of U_{k,n} = 2(k-1) n^n/(n+1)^(n+1) + (2/k)(1-1/k)^n."""
-    a = math.log(2 * (k - 1)) - n * math.log1p(1 / n) - math.log(n + 1)
-    b = math.log(2 / k) + n * math.log1p(-1 / k)
-    return float(np.logaddexp(a, b))
+def _log_bound(k, n):
+    """log of 2k n^n/(n+1)^(n+1), the bound of ch12's theorem that holds when a respondent may tick no cell
+    (U_{k,n} needs the largest ticking probability to be at least 1/k, which empty answers break: at k = 25,
+    n = 177 and every cell ticked with probability 1/178 the bad event has probability 0.10104 > U = 0.0995)."""
+    return math.log(2 * k) - n * math.log1p(1 / n) - math.log(n + 1)
 
 
 def _needed_ok(k, gamma, got):
-    """got is the smallest n >= k with U_{k,n} <= gamma (a relative slack of 1e-9 at the boundary)."""
-    if got != int(got) or got < k:
+    """got is the smallest n >= 1 with 2k n^n/(n+1)^(n+1) <= gamma (a relative slack of 1e-9 at the boundary)."""
+    if got != int(got) or got < 1:
         return False
     got = int(got)
-    holds = _log_u(k, got) <= math.log(gamma) + 1e-9
-    smallest = got == k or _log_u(k, got - 1) > math.log(gamma) - 1e-9
+    holds = _log_bound(k, got) <= math.log(gamma) + 1e-9
+    smallest = got == 1 or _log_bound(k, got - 1) > math.log(gamma) - 1e-9
     return holds and smallest
 
 
@@ -152,14 +225,15 @@ def q2_values(sb, ctx):
     cases += [(int(g.integers(100, 5_000)), float(g.uniform(0.01, 0.3))) for _ in range(6)]
     for k, gamma in cases:
         got = as_float(sb.call("records_needed", k, gamma), "records_needed")
-        require(_needed_ok(k, gamma, got), "records_needed: not the smallest n at which the sharper theorem "
-                                           "guarantees (epsilon, gamma)-RDP for every population (k up to 5,000)")
+        require(_needed_ok(k, gamma, got), "records_needed: not the smallest n at which the bound of the sharper "
+                                           "theorem that holds for every law of this survey's answers (empty "
+                                           "answers included) guarantees (epsilon, gamma)-RDP (k up to 5,000)")
     k, gamma = int(g.integers(200_000, 1_000_000)), float(g.uniform(0.001, 0.01))
     got = as_float(sb.call("records_needed", k=k, gamma=gamma), "records_needed")
     require(_needed_ok(k, gamma, got), "records_needed: wrong or too slow for large k and small gamma "
                                        "(k near 10^6, gamma near 10^-3)")
-    got = as_float(sb.call("records_needed", np.int64(25), np.float64(0.1)), "records_needed")
-    require(got == 177, "records_needed must accept NumPy numbers (k = 25, gamma = 0.1 gives 177)")
+    got = as_float(sb.call("records_needed", np.int64(40), np.float64(0.05)), "records_needed")
+    require(got == 589, "records_needed must accept NumPy numbers (k = 40, gamma = 0.05 gives 589)")
     for k, gamma in ((1, 0.1), (25, 0.0), (25, 0.7), (25, -0.1)):
         require(raises(sb, "records_needed", k, gamma),
                 "records_needed must raise ValueError for k < 2 or gamma outside (0, 0.5]")
@@ -202,6 +276,36 @@ def q3_bad_input(sb, ctx):
             "(more ticks than m per respondent allow)")
     require(raises(sb, "sparse_tick_shares", np.array([6, 0, 1]), 5, 2, 1.0, 0.5, ctx.rng()),
             "sparse_tick_shares must raise ValueError when a cell is ticked by more respondents than n")
+
+
+def q3_mechanism(sb, ctx):
+    """The sparse release (every survey satisfies 2k <= gamma n: n = 4096, gamma = 0.5, about half of the cells
+    empty) and the fall-back (gamma = k / n, where the condition fails): on many surveys of 2 to 1,000 cells,
+    independent noise in every noisy cell, neighbouring cell values within e^epsilon, and nothing of the
+    counts in the last digits of the release."""
+    n = 4096
+    g = ctx.rng()
+    a, b, ca, cb = _coupled_surveys(sb, "sparse_tick_shares", g, 40, n, zeros=True, extra=(0.5,))
+    _battery(a, b, ca, cb, n, ca > 0, "sparse_tick_shares when the sparse condition holds (surveys of 2 to 1,000 "
+                                      "cells)")
+    out = [[], [], [], []]
+    for _ in range(40):  # the fall-back: gamma = k / n, so 2k > gamma n
+        k = _log_uniform_cells(g)
+        counts = g.integers(2, 4, k)
+        order = g.permutation(k)
+        counts[order[0]], counts[order[1]] = 3, 2
+        counts[order[2:][g.random(k - 2) < 0.5]] = 0
+        other = counts.copy()
+        other[order[0]], other[order[1]] = 2, 3
+        m = int(g.integers(1, k + 1))
+        epsilon, gamma, seed = min(2 * m, k) / 2, k / n, int(g.integers(2**62))
+        for store, c in ((0, counts), (1, other)):
+            out[store].append(_sparse(sb, c, n, m, epsilon, gamma, np.random.default_rng(seed)))
+        out[2].append(counts)
+        out[3].append(other)
+    a, b, ca, cb = (np.concatenate(x) for x in out)
+    _battery(a, b, ca, cb, n, np.ones(a.size, bool), "sparse_tick_shares in the fall-back (surveys of 2 to 1,000 "
+                                                     "cells)")
 
 
 q3_random = randomness("sparse_tick_shares", lambda g: (np.array([5, 0, 3, 0]), 80, 2, 1.0, 0.1, g))
@@ -306,13 +410,32 @@ def q5_exact(sb, ctx):
             "L1 distance to the shares of the untruncated survey")
     shifted = Expr("lambda counts, n, m, epsilon, rng: np.asarray(counts, dtype=float) / n + m * epsilon / 100")
     g = ctx.rng()
-    ticks = (g.random((30, 6)) < 0.5).astype(int)
     m, epsilon = int(g.integers(1, 4)), float(g.uniform(0.5, 3))
-    want = np.abs(_truncate(ticks, m).mean(axis=0) + m * epsilon / 100 - ticks.mean(axis=0)).sum()
+    ticks = _truncate((g.random((30, 6)) < 0.5).astype(int), m)  # nobody ticks more than m: nothing to truncate
+    want = 6 * m * epsilon / 100
     risk, _ = _risk(sb.call("truncation_risk", ticks=ticks, m=m, epsilon=epsilon, mechanism=shifted, num_reps=3,
                             rng=ctx.rng()), "truncation_risk")
     require(np.isclose(risk, want), "truncation_risk must call the mechanism with the truncated counts, n, m and "
                                     "epsilon it is given (a random survey of 30 respondents and 6 cells)")
+
+
+def q5_truncation(sb, ctx):
+    """Releases that add +5 to the first cells and -5 to the others: the loss is a constant plus the ticks
+    dropped from the later cells minus those dropped from the first ones, so it tells which ticks were
+    dropped (the first rule of all keeps the most in the first cells)."""
+    g = ctx.rng()
+    ticks = (g.random((40, 6)) < 0.6).astype(int)
+    m, epsilon = int(g.integers(1, 4)), float(g.uniform(0.5, 3))
+    for first in (1, int(g.integers(2, 6))):
+        offset = np.where(np.arange(6) < first, 5.0, -5.0)
+        mechanism = Expr(f"lambda counts, n, m, epsilon, rng: np.asarray(counts, dtype=float) / n "
+                         f"+ np.array({offset.tolist()!r})")
+        want = np.abs(_truncate(ticks, m).mean(axis=0) + offset - ticks.mean(axis=0)).sum()
+        risk, _ = _risk(sb.call("truncation_risk", ticks, m, epsilon, mechanism, 2, ctx.rng()), "truncation_risk")
+        require(np.isclose(risk, want),
+                "truncation_risk: the truncation rule is not the question's: keep each respondent's first m ticked "
+                "cells (the lowest-numbered ones) and drop the others (checked on a random survey of 40 respondents "
+                "and 6 cells with releases whose loss depends on which cells lose ticks)")
 
 
 q5_random = randomness("truncation_risk", lambda g: (
@@ -407,18 +530,22 @@ QUESTIONS = [
         Check("noise scale", 0.5, q1_scale),
         Check("impossible counts refused, lists and NumPy numbers accepted", 0.25, q1_bad_input)]),
     Question("q2", ["records_needed"], [
-        Check("the smallest n the sharper theorem allows, fast for large k", 1.0, q2_values)]),
+        Check("the smallest n the bound that holds for this survey allows, fast for large k", 1.0, q2_values)]),
     Question("q3", ["sparse_tick_shares"], [
         Check("randomness drawn from rng", 0.25, q3_random, gate=True, essential=True),
         Check("exact zeros in cells nobody ticked", 0.5, q3_zeros),
-        Check("noise law, and the fall-back", 1.0, q3_law, statistical=True, essential=True),
+        Check("a private release in the sparse case and in the fall-back, on surveys of 2 to 1,000 cells: "
+              "independent noise, neighbouring surveys indistinguishable, down to the last digits", 0.5,
+              q3_mechanism, statistical=True, essential=True),
+        Check("noise law, and the fall-back", 0.5, q3_law, statistical=True, essential=True),
         Check("impossible counts refused", 0.25, q3_bad_input)]),
     Question("q4", ["project_tick_shares"], [
         Check("an L1 minimiser at the public example", 0.5, q4_public, public=True),
         Check("an exact L1 minimiser on small cases (brute force)", 1.0, q4_brute),
         Check("an exact L1 minimiser on large cases", 1.5, q4_optimal)]),
     Question("q5", ["truncation_risk"], [
-        Check("truncation and loss, with a release without noise", 1.0, q5_exact),
+        Check("loss, with a release without noise, and the mechanism called with its arguments", 0.5, q5_exact),
+        Check("the truncation rule: each respondent's first m ticked cells", 0.5, q5_truncation),
         Check("simulation draws from rng", 0.25, q5_random, gate=True),
         Check("simulated risk and standard error of another mechanism", 1.75, q5_law, statistical=True)]),
     Question("q6", ["risks_by_m", "best_m"], [
