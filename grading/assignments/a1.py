@@ -296,8 +296,17 @@ def _estimators(sb, n, e1, e2):
     here (the question says so)."""
     counts = _compositions(n)
     base = np.array(PAIRS)
-    yours = np.array([as_float(sb.call("both_estimate", np.repeat(base, row, axis=0), e1, e2), "both_estimate")
-                      for row in counts])
+
+    def yours_at(rows):
+        return np.array([as_float(sb.call("both_estimate", np.repeat(base, row, axis=0), e1, e2), "both_estimate")
+                         for row in rows])
+
+    # an estimate that is the mean of one value per report (the unbiased one, written any way) is known from
+    # its values on single reports; tried on 16 spread compositions, and called on all of them otherwise
+    single = yours_at(np.eye(4, dtype=int))
+    sample = np.unique(np.linspace(0, counts.shape[0] - 1, 16).astype(int))
+    linear = counts @ single / n
+    yours = linear if np.allclose(yours_at(counts[sample]), linear[sample], rtol=1e-9, atol=1e-12) else yours_at(counts)
     z = np.array([true_estimate(np.array([pair]), e1, e2) for pair in PAIRS])
     return counts, {"yours": yours, "right": counts @ z / n}
 
