@@ -415,8 +415,8 @@ def q5_exact(sb, ctx):
     want = 6 * m * epsilon / 100
     risk, _ = _risk(sb.call("truncation_risk", ticks=ticks, m=m, epsilon=epsilon, mechanism=shifted, num_reps=3,
                             rng=ctx.rng()), "truncation_risk")
-    require(np.isclose(risk, want), "truncation_risk must call the mechanism with the truncated counts, n, m and "
-                                    "epsilon it is given (a random survey of 30 respondents and 6 cells)")
+    require(np.isclose(risk, want), "truncation_risk must call the mechanism with the counts, n, m and epsilon "
+                                    "(a random survey of 30 respondents and 6 cells, none ticking more than m)")
 
 
 def q5_truncation(sb, ctx):
@@ -458,7 +458,8 @@ def q5_law(sb, ctx):
     true_se = losses.std() / np.sqrt(reps)
     require(abs(risk - losses.mean()) < 6 * true_se,
             "truncation_risk: the mean loss with another mechanism (noise of another law and scale) is off (the "
-            "simulation must call the mechanism it is given once per repetition)")
+            "simulation must truncate each respondent to the first m ticked cells and call the mechanism it is "
+            "given once per repetition)")
     require(se > 0 and 0.85 < se / true_se < 1.15,
             "truncation_risk: the standard error must be the standard deviation of the num_reps losses divided by "
             "sqrt(num_reps) (it is not 0 when the release is random)")
