@@ -37,20 +37,18 @@ def truncation_risk(ticks, m, epsilon, mechanism, num_reps, rng):
 grader.check("q5")
 # %%
 def records_needed(k, gamma):
-    """Smallest n at which the sharper bad-event bound of the chapter is at most gamma."""
+    """Smallest n at which the chapter's bound 2k n^n/(n+1)^(n+1), valid when answers may be empty, is <= gamma."""
     k, gamma = int(k), float(gamma)
     if k < 2 or not 0 < gamma <= 0.5:
         raise ValueError("need k >= 2 and 0 < gamma <= 1/2")
 
-    def log_bound(n):  # log U_{k,n} (valid for n >= k; below k no n works when gamma <= 1/2)
-        first = np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log(n + 1)
-        last = np.log(2 / k) + n * np.log1p(-1 / k)
-        return np.logaddexp(first, last)
+    def log_bound(n):  # U_{k,n} needs max_j q_j >= 1/k, which empty answers break (part 2 of question 7)
+        return np.log(2 * k) - n * np.log1p(1 / n) - np.log(n + 1)
 
-    low, high = k, k
+    low, high = 1, 1
     while log_bound(high) > np.log(gamma):
         high *= 2
-    while low < high:  # U_{k,n} decreases in n: bisection
+    while low < high:  # the bound decreases in n: bisection
         middle = (low + high) // 2
         if log_bound(middle) <= np.log(gamma):
             high = middle

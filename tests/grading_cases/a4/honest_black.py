@@ -49,20 +49,20 @@ def records_needed(k, gamma):
         raise ValueError("out of range")
     k = int(k)
 
-    def log_u(n):
-        return logsumexp(
-            [
-                np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log(n + 1),
-                np.log(2 / k) + n * np.log1p(-1 / k),
-            ]
+    def log_bound(n):
+        # answers may be empty: only the first bound of the theorem holds
+        return (
+            np.log(2 * k)
+            - n * np.log1p(1 / n)
+            - np.log(n + 1)
         )
 
-    lo, hi = k - 1, k
-    while log_u(hi) > np.log(gamma):
+    lo, hi = 0, 1
+    while log_bound(hi) > np.log(gamma):
         lo, hi = hi, 2 * hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if log_u(mid) <= np.log(gamma):
+        if log_bound(mid) <= np.log(gamma):
             hi = mid
         else:
             lo = mid

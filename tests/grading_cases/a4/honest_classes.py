@@ -47,17 +47,16 @@ def records_needed(k: int, gamma: float) -> int:
         raise ValueError("k >= 2 and 0 < gamma <= 1/2")
     k = int(k)
 
-    def log_u(n: np.ndarray) -> np.ndarray:
+    def log_bound(n: np.ndarray) -> np.ndarray:
         n = np.asarray(n, dtype=float)
-        return np.logaddexp(np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log1p(n),
-                            np.log(2 / k) + n * np.log1p(-1 / k))
+        return np.log(2 * k) - n * np.log1p(1 / n) - np.log1p(n)
 
-    lo, hi = k, k
-    while log_u(hi) > np.log(gamma):
+    lo, hi = 1, 1
+    while log_bound(hi) > np.log(gamma):
         hi *= 4
     while lo < hi:
         mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if log_u(mid) <= np.log(gamma) else (mid + 1, hi)
+        lo, hi = (lo, mid) if log_bound(mid) <= np.log(gamma) else (mid + 1, hi)
     return int(lo)
 # %%
 result = grader.check("q2")

@@ -41,13 +41,11 @@ def records_needed(k, gamma):
         raise ValueError("bad k or gamma")
     k = int(k)
 
-    def bound(n):
-        a = math.log(2 * (k - 1)) - n * math.log1p(1 / n) - math.log(n + 1)
-        b = math.log(2 / k) + n * math.log1p(-1 / k)
-        return max(a, b) + math.log1p(math.exp(-abs(a - b)))
+    def bound(n):  # log of 2k n^n / (n+1)^(n+1): U_{k,n} is not safe when a respondent may tick nothing
+        return math.log(2 * k) - n * math.log1p(1 / n) - math.log(n + 1)
 
     target = math.log(gamma)
-    lo, hi = k, 2 * k
+    lo, hi = 1, 2
     while bound(hi) > target:
         lo, hi = hi, 2 * hi
     if bound(lo) <= target:

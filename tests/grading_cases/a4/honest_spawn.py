@@ -33,16 +33,13 @@ def records_needed(k, gamma):
     k, gamma = int(k), float(gamma)
 
     def fits(n):
-        a = math.log(2 * (k - 1)) - n * math.log1p(1 / n) - math.log(n + 1)
-        b = math.log(2 / k) + n * math.log1p(-1 / k)
-        top = max(a, b)
-        return top + math.log(math.exp(a - top) + math.exp(b - top)) <= math.log(gamma)
+        return math.log(2 * k) - n * math.log1p(1 / n) - math.log(n + 1) <= math.log(gamma)
 
-    # U < 2k/(e n) for every n, and U > 2(k-1)/(e(n+1)): the answer lies in a short window
-    n = max(k, math.ceil(2 * k / (math.e * gamma)) + 1)
+    # 2k/(e(n+1)) < 2k n^n/(n+1)^(n+1) < 2k/(e n): the answer lies within one of 2k/(e gamma)
+    n = max(1, math.ceil(2 * k / (math.e * gamma)) + 1)
     while not fits(n):
         n += 1
-    while n > k and fits(n - 1):
+    while n > 1 and fits(n - 1):
         n -= 1
     return n
 # %%

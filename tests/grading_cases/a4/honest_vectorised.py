@@ -24,10 +24,10 @@ def records_needed(k, gamma):
     if not (k >= 2 and 0 < gamma <= 0.5):
         raise ValueError("k >= 2, 0 < gamma <= 0.5")
     k = int(k)
-    hi = max(k, int(np.ceil(2 * k / (np.e * gamma))) + 2)
-    n = np.arange(max(k, hi - int(2 / (np.e * gamma)) - 10), hi + 1, dtype=float)
-    log_u = np.logaddexp(np.log(2 * (k - 1)) - n * np.log1p(1 / n) - np.log(n + 1), np.log(2 / k) + n * np.log1p(-1 / k))
-    return int(n[np.searchsorted(-log_u, -np.log(gamma))])
+    hi = int(np.ceil(2 * k / (np.e * gamma))) + 2
+    n = np.arange(max(1, hi - 10), hi + 1, dtype=float)
+    log_b = np.log(2 * k) - n * np.log1p(1 / n) - np.log(n + 1)
+    return int(n[np.searchsorted(-log_b, -np.log(gamma))])
 # %%
 grader.check("q2")
 # %%
