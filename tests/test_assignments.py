@@ -312,7 +312,7 @@ WRONG_ANSWERS = [
         "a4_rdp_histograms", "q4",
         "def project_tick_shares(z, n, m):\n    w = n * np.asarray(z, dtype=float)\n"
         "    return np.clip(np.round(w), 0, n) / n\n",
-        "a survey of n respondents, each ticking at most m cells, can produce", ["0.74", "20", "clip"],
+        "on the question's example the smallest L1 distance is 0.6", ["0.74", "20", "clip", "0.18", "range(n"],
         id="projection-ignores-the-tick-bound"),
     pytest.param(
         "a5_local_dp_auditing", "q1",
