@@ -55,7 +55,13 @@ class LocalAnswers:
         return value
 
     def call(self, name, *args, limit=None, return_args=False, **kwargs):
-        value = self.namespace[name](*[self._arg(a) for a in args], **{k: self._arg(v) for k, v in kwargs.items()})
+        from .sandbox import SandboxError, _builtin_type
+
+        try:
+            value = self.namespace[name](*[self._arg(a) for a in args],
+                                         **{k: self._arg(v) for k, v in kwargs.items()})
+        except Exception as exc:  # as the sandbox reports it: the error's type only
+            raise SandboxError(f"{name}(...) raised {type(exc).__name__}", "error", _builtin_type(exc)) from None
         return (value, list(args)) if return_args else value
 
     def value(self, name):
