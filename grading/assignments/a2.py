@@ -19,6 +19,7 @@ from ..checks import (
     Question,
     as_array,
     as_float,
+    binomial_fits,
     close,
     coupled_additive,
     ks_fits,
@@ -123,7 +124,9 @@ def _q2_draws(sb, ctx):
     if key not in _Q2_DRAWS:
         _Q2_DRAWS.clear()
         g = ctx.rng()
-        lower, upper, m, epsilon = 0.0, 3.0, 2, 0.8  # the count matters: the pair needs 4 m, the total alone 3 m
+        # amounts of both signs where the count matters: the pair needs 1.5 m, the total alone m, and the
+        # count's sensitivity plus the total's (m + m) is too much
+        lower, upper, m, epsilon = -0.5, 0.5, 2, 0.8
         x = _shop(g, int(g.integers(40, 120)))
         y = list(x)
         y[0] = _dyadic(np.full(12, 5e5))  # one customer with twelve huge purchases
@@ -174,14 +177,19 @@ def q2_exact(sb, ctx):
 
 def q2_law(sb, ctx):
     scale, _, centre_x, draws_x, centre_y, draws_y = _q2_draws(sb, ctx)
+    noise = np.concatenate([draws_x - centre_x, draws_y - centre_y]).ravel()
+    # the scale itself, on all 4,000 noise values: P[|noise| < scale] = 1 - 1/e (a scale a third too large or
+    # too small moves it by over ten standard errors)
+    binomial_fits(int(np.sum(np.abs(noise) < scale)), noise.size, 1 - np.exp(-1.0),
+                  "release_count_and_sum on amounts of both signs: the noise is not at the smallest scale for which "
+                  "the pair is epsilon-DP")
     for draws, centre, what in ((draws_x, centre_x, "a shop"),
                                 (draws_y, centre_y, "a shop with one customer of twelve huge purchases")):
         for j, entry in enumerate(("number of kept items", "total")):
             ks_fits(draws[:, j] - centre[j], laplace_cdf(scale),
                     f"release_count_and_sum, {entry} on {what} (first m items, clipped, Laplace noise at the scale "
                     "the pair needs)")
-    laplace_centre_fits(np.concatenate([draws_x - centre_x, draws_y - centre_y]).ravel(), scale,
-                        "release_count_and_sum: the peak of the noise at 0")
+    laplace_centre_fits(noise, scale, "release_count_and_sum: the peak of the noise at 0")
 
 
 def q2_independent_private(sb, ctx):
@@ -228,21 +236,56 @@ def _pair_of(value, what: str) -> np.ndarray:
     return out
 
 
-def q3_split(sb, ctx):
-    g = ctx.rng()
-    for _ in range(3):
+def _first_order(split, delta_sum, delta_count, mean_guess) -> float:
+    """The first-order variance of the ratio, up to the factor 2 / count^2 (which does not move the minimum)."""
+    return float(delta_sum**2 / split[0] ** 2 + (mean_guess * delta_count) ** 2 / split[1] ** 2)
+
+
+_Q3_RTOL = 1e-6  # the question's precision: first-order variance within 1e-6 (relative) of its minimum
+
+
+def _q3_one(sb, args, kwargs, ds, dc, guess, eps, message):
+    from ..sandbox import SandboxError
+
+    try:
+        value = sb.call("split_budget", *args, **kwargs)
+    except SandboxError as exc:
+        if exc.kind != "error" or guess > 0:
+            raise
+        raise CheckFailed("split_budget failed on a negative mean_guess; a negative guess is allowed (the average "
+                          "may be negative, refunds included) and the budgets must be two real numbers") from None
+    if np.iscomplexobj(np.asarray(value)):
+        raise CheckFailed("split_budget returned complex numbers on a negative mean_guess; a negative guess is "
+                          "allowed (the average may be negative) and the budgets must be two real numbers")
+    got = _pair_of(value, "split_budget")
+    require(np.all(np.isfinite(got)) and np.all(got > 0) and abs(got.sum() - eps) <= 1e-9 * eps,
+            f"{message}: the two budgets must be positive and add up to epsilon")
+    best = _first_order(_split(ds, dc, guess, eps), ds, dc, guess)
+    require(_first_order(got, ds, dc, guess) <= best * (1 + _Q3_RTOL),
+            f"{message}: the first-order variance of the ratio at your split is not within 1e-6 (relative) of its "
+            "minimum")
+
+
+def _q3_inputs(g) -> list[tuple[float, float, float, float]]:
+    """Three settings, the first with a negative guess, whose two weights (delta_sum and |mean_guess| delta_count)
+    differ at least threefold, so that a split with the wrong exponent is clearly worse."""
+    out = []
+    while len(out) < 3:
         ds, dc = float(10 ** g.uniform(0, 3)), float(g.uniform(1, 10))
-        guess = float(g.choice([-1.0, 1.0]) * 10 ** g.uniform(-1, 2))
-        eps = float(g.uniform(0.1, 4))
-        got = _pair_of(sb.call("split_budget", ds, dc, guess, eps), "split_budget")
-        require(np.allclose(got, _split(ds, dc, guess, eps), rtol=1e-7),
-                "split_budget does not minimise the first-order variance of the ratio on other inputs "
-                "(a negative mean_guess included)")
-    ds, dc, guess, eps = 150.0, 3.0, 12.0, 0.5
-    got = _pair_of(sb.call("split_budget", delta_sum=np.float64(ds), delta_count=np.int64(3),
-                           mean_guess=np.float64(guess), epsilon=np.float64(eps)), "split_budget")
-    require(np.allclose(got, _split(ds, dc, guess, eps), rtol=1e-7),
-            "split_budget called by keyword with NumPy numbers")
+        guess = float((-1.0 if not out else g.choice([-1.0, 1.0])) * 10 ** g.uniform(-1, 2))
+        if abs(np.log(ds / (abs(guess) * dc))) > np.log(3):
+            out.append((ds, dc, guess, float(g.uniform(0.1, 4))))
+    return out
+
+
+def q3_split(sb, ctx):
+    for ds, dc, guess, eps in _q3_inputs(ctx.rng()):
+        _q3_one(sb, (ds, dc, guess, eps), {}, ds, dc, guess, eps,
+                "split_budget on other inputs" + (" (a negative mean_guess)" if guess < 0 else ""))
+    ds, dc, guess, eps = 150.0, 3.0, -12.0, 0.5
+    _q3_one(sb, (), {"delta_sum": np.float64(ds), "delta_count": np.int64(3), "mean_guess": np.float64(guess),
+                     "epsilon": np.float64(eps)}, ds, dc, guess, eps,
+            "split_budget called by keyword with NumPy numbers (a negative mean_guess)")
 
 
 def q3_raises(sb, ctx):
@@ -343,6 +386,21 @@ def q4_laplace(sb, ctx):
                    f"({ds:g}, {dc:g}), budgets ({es:g}, {ec:g}), called by keyword) does not match its MSE")
 
 
+def q4_clamp(sb, ctx):
+    # a small count with a large noise: the noisy count falls below 1 in about one trial in ten, where the
+    # report is the noisy total itself (without the clamp the reports near a zero count explode)
+    g = ctx.rng()
+    count = float(g.integers(6, 13))
+    total = float(np.round(count * g.uniform(10, 40), 2))
+    ds, dc, es, ec = float(g.uniform(20, 60)), 2.0, float(g.uniform(0.5, 1.5)), float(4 / count)
+    trials = 40_000
+    got = as_float(sb.call("simulate_ratio_mse", total, count, (ds, dc), (es, ec), trials, ctx.rng(),
+                           mechanism("laplace", 1.0)), "simulate_ratio_mse")
+    _check_sim(got, total, count, ds / es, dc / ec, "laplace", trials, ctx.rng(),
+               "simulate_ratio_mse with a Laplace mechanism on a small count whose noisy value often falls below 1 "
+               "does not match its MSE (the report is noisy_total / max(noisy_count, 1))")
+
+
 QUESTIONS = [
     Question("q1", ["sum_sensitivity", "count_sum_sensitivity"], [
         Check("the public examples", 0.5, q1_public, public=True),
@@ -368,8 +426,10 @@ QUESTIONS = [
         Check("the simulation runs the mechanism it is given (noise mechanisms of the grader's)", 1.75,
               q4_other_mechanisms, statistical=True, gate=True),
         Check("simulation draws from rng", 0.25, q4_random),
-        Check("simulated MSE with a Laplace mechanism at two settings (keyword call)", 1.0, q4_laplace,
-              statistical=True)]),
+        Check("simulated MSE with a Laplace mechanism at two settings (keyword call)", 0.5, q4_laplace,
+              statistical=True),
+        Check("simulated MSE where the noisy count often falls below 1 (the clamp max(noisy_count, 1))", 0.5,
+              q4_clamp, statistical=True)]),
     # written answers: model answers in the master, rubrics in book/assignments/masters/written_answers.md
     Question("q5", [], [], manual_points=4.0),
     Question("q6", [], [], manual_points=5.0),
