@@ -296,11 +296,42 @@ WRONG_ANSWERS = [
         "must give the estimate 1.25", ["0.25 ", "shares", "product"],
         id="both-estimate-product-of-shares"),
     pytest.param(
+        "a1_randomized_response", "q6",
+        "def empirical_epsilon(mechanism, num_trials, rng, relation='any'):\n"
+        "    if relation not in ('any', 'one'):\n"
+        "        raise ValueError('relation')\n"
+        "    pairs = [(0, 0), (0, 1), (1, 0), (1, 1)]\n"
+        "    freq = {}\n"
+        "    for pair in pairs:\n"
+        "        out = np.asarray(mechanism(np.tile(pair, (num_trials, 1)), rng), dtype=int)\n"
+        "        freq[pair] = np.bincount(2 * out[:, 0] + out[:, 1], minlength=4) / num_trials\n"
+        "    worst = 0.0\n"
+        "    for k, x in enumerate(pairs):\n"
+        "        for other in pairs:\n"
+        "            differ = (x[0] != other[0]) + (x[1] != other[1])\n"
+        "            if differ == 0 or (relation == 'one' and differ != 1):\n"
+        "                continue\n"
+        "            a, b = freq[x][k], freq[other][k]  # only the report equal to x\n"
+        "            if a == 0 or b == 0:\n"
+        "                return np.inf\n"
+        "            worst = max(worst, abs(np.log(a / b)))\n"
+        "    return float(worst)\n",
+        "must come out close to ln 4 = 1.386", ["_BY_DISTANCE", "cumsum", "0.47", "1.6"],
+        id="empirical-epsilon-only-the-true-report"),
+    pytest.param(
         "a2_laplace_mechanism", "q1",
         "def sum_sensitivity(lower, upper, m):\n    return m * (upper - lower)\n"
         "def count_sum_sensitivity(lower, upper, m):\n    return m + sum_sensitivity(lower, upper, m)\n",
         "count_sum_sensitivity must be the most the pair (count, total) can change",
         ["1 + max(", "max(upper, -lower)", "upper - lower"], id="pair-sensitivity-naive-sum"),
+    pytest.param(
+        "a2_laplace_mechanism", "q3",
+        "def split_budget(delta_sum, delta_count, mean_guess, epsilon):\n"
+        "    if not (delta_sum > 0 and delta_count > 0 and epsilon > 0) or mean_guess == 0:\n"
+        "        raise ValueError('bad input')\n"
+        "    a, b = delta_sum ** (2 / 3), (mean_guess * delta_count) ** (2 / 3)\n"
+        "    return epsilon * a / (a + b), epsilon * b / (a + b)\n",
+        "a negative mean_guess is allowed", ["2 / 3", "** (2", "0.5, 0.5"], id="split-forgets-abs-of-guess"),
     pytest.param(
         "a3_thresholding", "q1",
         "def privacy_curve(eps_prime, epsilon, threshold):\n"
