@@ -436,9 +436,11 @@ QUESTIONS = [
         Check("uniform hash index, independent of the set, and flip rates of the 1s and 0s", 1.25, q2_law,
               statistical=True, essential=True)]),
     Question("q3", ["set_estimate"], [
-        Check("unbiased estimates for sets", 3.0, q3_values)]),
+        Check("the example, then unbiased estimates for sets (measured over the grader's draws)", 3.0, q3_values,
+              statistical=True)]),
     Question("q4", ["set_flip_variance"], [
-        Check("the variance the flips cause", 2.0, q4_values)]),
+        Check("the example, then the variance the flips cause (measured with your set_estimate)", 2.0, q4_values,
+              statistical=True)]),
     Question("q5", ["simulate_set_errors"], [
         Check("with the grader's client flipping at other rates: the errors it causes (the simulation runs the "
               "client it is given)", 1.25, q5_other_client, statistical=True, gate=True),
