@@ -112,11 +112,13 @@ def q1_values(sb, ctx):
 def _away_from_boundary(g, epsilon, m, low, high):
     """A target delta drawn log-uniformly, not within 2 % of the delta of an integer threshold (so that a
     formula computed without log1p/expm1 is not at the mercy of rounding)."""
-    while True:
-        target = float(10 ** g.uniform(low, high))
+    target = float(10 ** g.uniform(low, high))
+    for _ in range(200):  # where neighbouring thresholds' deltas are all within 2 %, no target is away
         t = smallest_bounded_threshold(target, epsilon, m)
         if all(abs(bounded_delta(s, epsilon, m) / target - 1) > 0.02 for s in (t - 1, t) if s >= 1):
             return target
+        target = float(10 ** g.uniform(low, high))
+    return target
 
 
 def q2_values(sb, ctx):
