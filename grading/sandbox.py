@@ -778,18 +778,17 @@ class Sandbox:
                 continue
             break
         reply = self._reply(answer, f"{name}(...)")
+        # The grader's generators move on to a state derived from their own state and the run's secret,
+        # never to a state the notebook sends back (which it could choose, and so predict the grader's
+        # next draws). Only the number of children the notebook spawned is read, within bounds.
         states = reply.get("rngs")
-        if isinstance(states, list):
-            for generator, state in zip(rngs, states, strict=False):
-                try:
-                    generator.bit_generator.state = state["state"]
-                    spawned = int(state.get("n_children_spawned", 0))
-                except (TypeError, KeyError, ValueError, AttributeError):
-                    raise SandboxError(f"{name}(...): the random generator came back damaged", "error") from None
-                seed_seq = generator.bit_generator.seed_seq
-                extra = spawned - seed_seq.n_children_spawned
-                if 0 < extra <= 100_000:  # children spawned in the sandbox: the next spawn here must differ
-                    seed_seq.spawn(extra)
+        for index, generator in enumerate(rngs):
+            generator.bit_generator.state = _successor(generator.bit_generator.state, self.secret)
+            state = states[index] if isinstance(states, list) and index < len(states) else None
+            spawned = state.get("n_children_spawned") if isinstance(state, dict) else None
+            seed_seq = generator.bit_generator.seed_seq
+            if type(spawned) is int and 0 < spawned - seed_seq.n_children_spawned <= 100_000:
+                seed_seq.spawn(spawned - seed_seq.n_children_spawned)  # the next spawn here must differ
         try:
             value = codec.decode(reply.get("value"))
             if return_args:
@@ -862,6 +861,18 @@ def _memory_cap(extra: int):
         yield
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _successor(state: dict[str, Any], secret: int) -> dict[str, Any]:
+    """The state a grader's generator takes after a call: a PCG64 state seeded by its state before the
+    call and the run's secret (reproducible from the run's seed, unknown to the notebook)."""
+    import hashlib
+
+    digest = hashlib.sha256(json.dumps(state, sort_keys=True, default=str).encode()).digest()
+    fresh = np.random.PCG64(np.random.SeedSequence([secret, int.from_bytes(digest[:16], "big")]))
+    out = fresh.state
+    out["bit_generator"] = state.get("bit_generator", "PCG64")
+    return out
 
 
 def _items(size: Any) -> int:

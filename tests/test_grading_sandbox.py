@@ -242,8 +242,8 @@ def test_answers_cross_as_data():
 
 
 def test_generators_cross_with_their_seed_sequence():
-    """rng.spawn(2) is deterministic inside the sandbox (same seed, same streams), and the
-    generator comes back advanced."""
+    """rng.spawn(2) is deterministic inside the sandbox (same seed, same streams); the grader's
+    generator moves on after the call, and its spawn counter follows the notebook's spawns."""
     cells = ["import numpy as np\n"
              "def spawned(n, rng):\n"
              "    a, b = rng.spawn(2)\n"
@@ -256,12 +256,13 @@ def test_generators_cross_with_their_seed_sequence():
         got = sb.call("spawned", 3, rng=generator)
         again = sb.call("spawned", 3, np.random.default_rng(99))
     assert np.array_equal(got, expected) and np.array_equal(again, expected)
-    assert generator.bit_generator.state == local.bit_generator.state
+    assert generator.bit_generator.state != np.random.default_rng(99).bit_generator.state  # moved on
     # the spawn counter comes back too: a second call with the same generator spawns new streams
     second = _one(cells, "spawned", 3, generator)
     a2, b2 = local.spawn(2)
     assert not np.array_equal(second[:3], expected[:3])
-    assert np.array_equal(second, np.concatenate([a2.random(3), b2.random(3), local.random(3)]))
+    assert np.array_equal(second[:6], np.concatenate([a2.random(3), b2.random(3)]))
+    assert not np.array_equal(second[6:], expected[6:])
 
 
 def test_grader_code_and_notebook_objects_as_arguments():
@@ -462,8 +463,7 @@ def test_the_grader_s_mechanisms_run_in_the_grading_process():
         got = sb.call("survey", MECHANISM, bits, mine)
         assert np.array_equal(got, sb.call("survey", MECHANISM, bits, again))  # reproducible
         assert not np.array_equal(got, local(bits, 1.0, np.random.default_rng(3)))  # not a replay
-        theirs.integers(0, 2**63)
-        assert mine.bit_generator.state == theirs.bit_generator.state  # advanced by one draw
+        assert mine.bit_generator.state != theirs.bit_generator.state  # the grader's generator moved on
         rate = float(np.mean(got))
         assert abs(rate - SECRET_RATE) < 6 * np.sqrt(SECRET_RATE * (1 - SECRET_RATE) / bits.size)
         assert not np.array_equal(got, sb.call("survey", MECHANISM, bits, mine))  # a new state, new flips
@@ -602,3 +602,23 @@ def test_an_answer_that_cannot_cross_is_named_by_its_kind():
             sb.call("power")
         with pytest.raises(SandboxError, match="an object that is not a number"):
             sb.call("thing")
+
+
+def test_a_notebook_cannot_choose_the_grader_s_next_draws():
+    """A notebook that sets the generator it was given to a state of its choice (here a degenerate
+    one, whose draws are all 0) does not set the grader's generator: after the call the grader's
+    generator moves to a state derived from its own and a secret of the run."""
+    cells = ["import numpy as np\n"
+             "def steer(rng):\n"
+             "    rng.bit_generator.state = {'bit_generator': 'PCG64', 'state': {'state': 0, 'inc': 0},\n"
+             "                               'has_uint32': 0, 'uinteger': 0}\n"
+             "    return 1\n"]
+    generator = np.random.default_rng(7)
+    with Sandbox(cells, secret=1) as sb:
+        sb.call("steer", generator)
+    draws = generator.random(5)
+    assert len(set(draws.tolist())) == 5 and np.all(draws > 0)
+    again = np.random.default_rng(7)
+    with Sandbox(cells, secret=1) as sb:
+        sb.call("steer", again)
+    assert np.array_equal(again.random(5), draws)  # reproducible from the run's secret
