@@ -24,6 +24,7 @@ from ..checks import (
     chisquare_fits,
     close,
     counts_vary_binomially,
+    first_calls,
     privacy_holds,
     raises,
     randomness,
@@ -145,6 +146,53 @@ def q1_law(sb, ctx):
             rows = pairs[:, j] == bit
             binomial_fits(int(np.sum(out[rows, j] != bit)), int(rows.sum()), q(e),
                           f"pair_rr: the flip rate of answer {j + 1} when it is {bit}, at its own epsilon")
+    q1_first_use(sb, ctx)
+
+
+# surveys of 4 to 29 pairs, 30 to 999 and 1,000 to 19,999: each released once, 16 per range
+FIRST_USE_SIZES = ((4, 30), (30, 1_000), (1_000, 20_000))
+FIRST_USE_CALLS = 16
+
+
+def first_use_sizes(g, low, high, count):
+    """count sizes in [low, high), log-uniform and stratified (one in each of count equal slices of the log
+    range), so that their total, and the power of a test pooled over them, hardly varies."""
+    edges = np.linspace(np.log(low), np.log(high), count + 1)
+    return np.clip(np.exp(g.uniform(edges[:-1], edges[1:])).astype(int), low, high - 1)
+
+
+def q1_first_use(sb, ctx):
+    """The first release of each survey is randomized response too: fresh surveys (sizes log-uniform in three
+    ranges, shares of yes drawn per survey), each released once by a fresh copy of the notebook with a
+    generator of its own, so a mechanism exact the first time it sees an input is seen as it would be used.
+    Pooled over a range of sizes, the flips of answer j are Binomial(pairs, q(epsilon_j)) (exact test at
+    ALPHA). A release of the true pairs has no flip: the smallest range holds more than 180 pairs, and at
+    q >= 0.18 (epsilon <= 1.5) no flip among them has probability below 0.82^180 < 1e-15."""
+    g = ctx.rng()
+    e1, e2 = float(g.uniform(0.3, 1.5)), float(g.uniform(0.3, 1.5))
+    truths, arguments, ranges = [], [], []
+    for band, (low, high) in enumerate(FIRST_USE_SIZES):
+        for i, n in enumerate(first_use_sizes(g, low, high, FIRST_USE_CALLS)):
+            truth = (g.random((int(n), 2)) < g.uniform(0.1, 0.9, 2)).astype(int)
+            truths.append(truth)
+            ranges.append(band)
+            if i % 4 == 3:
+                arguments.append(((), {"pairs": truth, "epsilon1": e1, "epsilon2": e2, "rng": ctx.rng()}))
+            else:
+                arguments.append(((truth, e1, e2, ctx.rng()), {}))
+    released = first_calls(sb, "pair_rr", arguments)
+    flips = np.zeros((len(FIRST_USE_SIZES), 2), dtype=int)
+    pairs = np.zeros(len(FIRST_USE_SIZES), dtype=int)
+    for band, truth, raw in zip(ranges, truths, released, strict=True):
+        out = _reports(raw, truth.shape, "pair_rr")
+        flips[band] += (out != truth).sum(axis=0).astype(int)
+        pairs[band] += truth.shape[0]
+    for band, (low, high) in enumerate(FIRST_USE_SIZES):
+        for j, e in ((0, e1), (1, e2)):
+            binomial_fits(int(flips[band, j]), int(pairs[band]), q(e),
+                          f"pair_rr on its first use (fresh surveys of {low:,} to {high - 1:,} pairs, each released "
+                          f"once by a fresh copy of your notebook): the flip rate of answer {j + 1} (every release "
+                          "must be randomized, the first one for an input too)")
 
 
 def q1_independence(sb, ctx):
@@ -523,7 +571,8 @@ QUESTIONS = [
         Check("randomness drawn from rng", 0.25, q1_random, gate=True, essential=True),
         Check("shape, 0/1 reports, boolean pairs accepted, input untouched", 0.25, q1_shape),
         Check("bad epsilon or bad shape raises ValueError", 0.25, q1_errors),
-        Check("flip rate of each answer at its own epsilon", 0.75, q1_law, statistical=True, essential=True),
+        Check("flip rate of each answer at its own epsilon, also on the first use of fresh surveys (each "
+              "released once)", 0.75, q1_law, statistical=True, essential=True),
         Check("independent flips between the answers and across positions", 0.5, q1_independence,
               statistical=True, essential=True),
         Check("empirical privacy on neighbouring pairs", 0.5, q1_privacy, statistical=True, essential=True)]),
