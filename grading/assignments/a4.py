@@ -32,8 +32,10 @@ from ..checks import (
     Question,
     as_array,
     as_float,
+    binomial_fits,
     close,
     coupled_additive,
+    first_calls,
     ks_fits,
     laplace_cdf,
     low_bits_same_law,
@@ -52,6 +54,95 @@ NAME = "a4_rdp_histograms"
 
 def _scale(n, k, m, epsilon):
     return min(2 * m, k) / (n * epsilon)
+
+
+# ---------------------------------------------------------------- first use (q1 and q3)
+# Surveys of 2 to 9 cells, 10 to 99 and 100 to 999, 16 in each range, each released once by a fresh copy of the
+# notebook with a generator of its own: a mechanism exact the first time it sees an input (and honest on the
+# repeated calls of the other checks) is seen as it would be used, where every survey is released once.
+FIRST_USE_CELLS = ((2, 10), (10, 100), (100, 1_000))
+FIRST_USE_CALLS = 16
+CENTRE = 0.25  # P[|L| < 0.25] = 1 - e^-0.25 = 0.221 for a standard Laplace L
+
+
+def _first_use_sizes(g, low, high, count):
+    """count numbers of cells in [low, high), log-uniform and stratified (one in each of count equal slices
+    of the log range), so that the number of cells per range hardly varies."""
+    edges = np.linspace(np.log(low), np.log(high), count + 1)
+    return np.clip(np.exp(g.uniform(edges[:-1], edges[1:])).astype(int), low, high - 1)
+
+
+def _first_use_law(noise_by_range, name):
+    """The noise in units of the scale, pooled per range of sizes, is standard Laplace (KS test), and the
+    share of values within CENTRE of 0 is 1 - e^-CENTRE (exact binomial test). An exact release (noise 0)
+    fails the second with p below 0.221^n, n > 50 noisy cells in the smallest range (below 1e-30)."""
+    for (low, high), noise in zip(FIRST_USE_CELLS, noise_by_range, strict=True):
+        noise = np.concatenate(noise) if noise else np.zeros(0)
+        what = (f"{name} on its first use (fresh surveys of {low} to {high - 1} cells, each released once by a fresh "
+                "copy of your notebook)")
+        require(np.all(np.isfinite(noise)), f"{what}: the output has NaN or infinite values")
+        binomial_fits(int(np.sum(np.abs(noise) < CENTRE)), noise.size, 1 - np.exp(-CENTRE),
+                      f"{what}: the share of releases within a quarter of the scale of the true shares (every release "
+                      "must carry its own Laplace noise, the first one for an input too)")
+        ks_fits(noise, stats.laplace.cdf, f"{what}: the noise in units of the scale")
+
+
+def _first_use_survey(g, k, n):
+    """counts of k cells that n respondents ticking at most m cells each can produce (m and epsilon drawn)."""
+    m = int(g.integers(1, k + 1))
+    counts = g.integers(0, min(n, n * m // k) + 1, k)
+    return counts, m, float(g.uniform(0.1, 3.0))
+
+
+def q1_first_use(sb, ctx):
+    g = ctx.rng()
+    arguments, surveys, ranges = [], [], []
+    for band, (low, high) in enumerate(FIRST_USE_CELLS):
+        for i, k in enumerate(_first_use_sizes(g, low, high, FIRST_USE_CALLS)):
+            n = int(g.integers(20, 5_000))
+            counts, m, epsilon = _first_use_survey(g, int(k), n)
+            if i % 2:
+                arguments.append(((), {"counts": counts, "n": n, "m": m, "epsilon": epsilon, "rng": ctx.rng()}))
+            else:
+                arguments.append(((counts, n, m, epsilon, ctx.rng()), {}))
+            surveys.append((counts, n, m, epsilon))
+            ranges.append(band)
+    noise = [[] for _ in FIRST_USE_CELLS]
+    for band, (counts, n, m, epsilon), raw in zip(ranges, surveys, first_calls(sb, "tick_shares", arguments),
+                                                  strict=True):
+        z = as_array(raw, "tick_shares")
+        require(z.shape == counts.shape, "tick_shares: one value per cell (the output must have the shape of counts)")
+        noise[band].append((z - counts / n) / _scale(n, counts.size, m, epsilon))
+    _first_use_law(noise, "tick_shares")
+
+
+def q3_first_use(sb, ctx):
+    """Half of the surveys meet the sparse condition (2k <= gamma n: the ticked cells are noisy), half do not
+    (the fall-back: every cell is noisy); about half of the cells of each survey are empty."""
+    g = ctx.rng()
+    arguments, surveys, ranges = [], [], []
+    for band, (low, high) in enumerate(FIRST_USE_CELLS):
+        for i, k in enumerate(_first_use_sizes(g, low, high, FIRST_USE_CALLS)):
+            k = int(k)
+            if i % 2:  # the sparse case
+                n = int(g.integers(4 * k, 4 * k + 5_000))
+                gamma = min(0.5, 2 * k / n * float(g.uniform(1.05, 3.0)))
+            else:  # the fall-back
+                n = int(g.integers(20, 5_000))
+                gamma = min(0.5, 2 * k / n * float(g.uniform(0.2, 0.9)))
+            counts, m, epsilon = _first_use_survey(g, k, n)
+            counts[g.random(k) < 0.5] = 0
+            arguments.append(((counts, n, m, epsilon, gamma), {"rng": ctx.rng()}))
+            surveys.append((counts, n, m, epsilon, 2 * k <= gamma * n))
+            ranges.append(band)
+    noise = [[] for _ in FIRST_USE_CELLS]
+    for band, (counts, n, m, epsilon, sparse), raw in zip(ranges, surveys,
+                                                          first_calls(sb, "sparse_tick_shares", arguments), strict=True):
+        z = as_array(raw, "sparse_tick_shares")
+        require(z.shape == counts.shape, "sparse_tick_shares: one value per cell")
+        noisy = counts > 0 if sparse else np.ones(counts.size, bool)
+        noise[band].append((z[noisy] - counts[noisy] / n) / _scale(n, counts.size, m, epsilon))
+    _first_use_law(noise, "sparse_tick_shares")
 
 
 # ---------------------------------------------------------------- q1
@@ -185,6 +276,7 @@ def q1_law(sb, ctx):
     ks_fits(np.concatenate(pooled), stats.laplace.cdf,
             "tick_shares on surveys of 2 to 1,000 cells (n, m, epsilon drawn per survey; 2m <= k and 2m > k): the "
             "noise in units of the scale")
+    q1_first_use(sb, ctx)
 
 
 def q1_bad_input(sb, ctx):
@@ -268,6 +360,7 @@ def q3_law(sb, ctx):
     z = _sparse(sb, counts, n, m, 1.0, 0.5, ctx.rng())
     ks_fits(z[counts > 0] - 10 / n, laplace_cdf(_scale(n, counts.size, m, 1.0)),
             "sparse_tick_shares with 2m > k: the noise of the ticked cells")
+    q3_first_use(sb, ctx)
 
 
 def q3_bad_input(sb, ctx):
@@ -527,7 +620,8 @@ QUESTIONS = [
     Question("q1", ["tick_noise_scale", "tick_shares"], [
         Check("a private mechanism: random, independent noise in every cell, neighbouring surveys "
               "indistinguishable", 0.75, q1_mechanism, statistical=True, gate=True, essential=True),
-        Check("Laplace noise of the right scale, with 2m <= k and 2m > k", 0.5, q1_law, statistical=True, essential=True),
+        Check("Laplace noise of the right scale, with 2m <= k and 2m > k, also on the first use of fresh surveys "
+              "(each released once)", 0.5, q1_law, statistical=True, essential=True),
         Check("noise scale", 0.5, q1_scale),
         Check("impossible counts refused, lists and NumPy numbers accepted", 0.25, q1_bad_input)]),
     Question("q2", ["records_needed"], [
@@ -538,7 +632,8 @@ QUESTIONS = [
         Check("a private release in the sparse case and in the fall-back, on surveys of 2 to 1,000 cells: "
               "independent noise, neighbouring surveys indistinguishable, down to the last digits", 0.5,
               q3_mechanism, statistical=True, essential=True),
-        Check("noise law, and the fall-back", 0.5, q3_law, statistical=True, essential=True),
+        Check("noise law, and the fall-back, also on the first use of fresh surveys (each released once)", 0.5, q3_law,
+              statistical=True, essential=True),
         Check("impossible counts refused", 0.25, q3_bad_input)]),
     Question("q4", ["project_tick_shares"], [
         Check("an L1 minimiser at the public example", 0.5, q4_public, public=True),
