@@ -113,7 +113,14 @@ def _worker(path: str, assignment: str, student: str, seed: int | None, limits: 
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)  # the grader's own memory, whatever a notebook
         cap = WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard)  # asks of it
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-        row = grade_submission(path, assignment, seed=seed, student=student, limits=limits).to_dict()
+        def keep(result) -> None:  # the questions graded so far, in case the grading is cut short
+            partial = target + ".progress.partial"
+            with open(partial, "w", encoding="utf-8") as handle:
+                json.dump(result.to_dict(), handle)
+            os.replace(partial, target + ".progress")
+
+        row = grade_submission(path, assignment, seed=seed, student=student, limits=limits,
+                               on_question=keep).to_dict()
     except BaseException as exc:  # noqa: BLE001 - reported as a crashed row
         row = {"error": f"{type(exc).__name__}: {exc}"}
     partial = target + ".partial"
@@ -128,6 +135,20 @@ def _read_row(target: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {"error": "the grading process ended without a result"}
     return row if isinstance(row, dict) else {"error": "the grading process returned a malformed result"}
+
+
+def _partial_row(target: Path, path: Path, assignment: str, student: str, seed: int,
+                 outer: float) -> dict[str, Any]:
+    """The scores of the questions graded before the grading was cut short (the rest score 0)."""
+    progress = _read_row(Path(str(target) + ".progress"))
+    if "error" in progress or not isinstance(progress.get("scores"), dict):
+        return _fallback(path, assignment, student, seed, FLAG_TIMEOUT,
+                         f"Grading stopped after {outer:.0f} s before any question was graded: please review.")
+    progress["flags"] = [*progress.get("flags", []), FLAG_TIMEOUT]
+    progress.setdefault("notes", []).append(
+        f"Grading stopped after {outer:.0f} s: the questions graded before that keep their scores, the "
+        "others score 0 (their feedback is missing): please review.")
+    return progress
 
 
 def _fallback(path: Path, assignment: str, student: str, seed: int, flag: str, note: str) -> dict[str, Any]:
@@ -183,8 +204,7 @@ def grade_folder(folder: str | Path, assignment: str, out: str | Path, *, jobs: 
             elif time.monotonic() - began > outer:
                 process.kill()
                 process.join()
-                row = _fallback(path, assignment, student, run_seed, FLAG_TIMEOUT,
-                                f"Grading stopped after {outer:.0f} s: fallback result, please review.")
+                row = _partial_row(target, path, assignment, student, run_seed, outer)
             if row is None:
                 continue
             if "error" in row:

@@ -179,8 +179,9 @@ class _Run:
 
 
 def grade_submission(path: str | Path, assignment: str, *, seed: int | None = None, student: str | None = None,
-                     limits: dict[str, float] | None = None) -> Result:
-    """Grade the notebook at ``path`` for ``assignment``; never raises on a bad submission."""
+                     limits: dict[str, float] | None = None, on_question=None) -> Result:
+    """Grade the notebook at ``path`` for ``assignment``; never raises on a bad submission.
+    ``on_question(result)`` is called after each question (the scores so far, kept if grading is cut short)."""
     limits = {**LIMITS, **(limits or {})}
     module = load_assignment(assignment)
     assignment = module.NAME
@@ -210,6 +211,8 @@ def grade_submission(path: str | Path, assignment: str, *, seed: int | None = No
         for question in table:
             if not question.manual:
                 _grade_question(question, run, ctx, result, limits)
+                if on_question is not None:
+                    on_question(result)
     finally:
         run.close()
     result.seconds = round(time.monotonic() - start, 2)

@@ -622,3 +622,22 @@ def test_a_notebook_cannot_choose_the_grader_s_next_draws():
     with Sandbox(cells, secret=1) as sb:
         sb.call("steer", again)
     assert np.array_equal(again.random(5), draws)  # reproducible from the run's secret
+
+
+def test_grading_cut_short_keeps_the_questions_already_graded(tmp_path):
+    """When a submission's grading runs past the outer limit, the questions graded before keep their
+    scores (the row is flagged for review) instead of the whole notebook scoring 0."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import test_grading_tables as tables
+
+    from grading.gradebook import grade_folder
+
+    name = "a6_reconstruction"
+    cells = [*tables.solution_cells(name),
+             "import time\n\ndef recovery_experiment(*args, **kwargs):\n    time.sleep(100)\n"]
+    tables.write_notebook(cells, tmp_path / "class" / "slow" / f"{name}.ipynb")
+    rows = grade_folder(tmp_path / "class", name, tmp_path / "out", jobs=1, outer_limit=25,
+                        limits={"call": 60.0, "question": 120.0}, progress=lambda line: None)
+    row = rows[0]
+    assert "timeout" in row["flags"]
+    assert row["scores"]["q1"] == 3.0 and row["scores"]["q2"] == 4.0 and row["scores"]["q3"] == 0.0
