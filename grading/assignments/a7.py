@@ -21,6 +21,7 @@ from ..checks import (
     as_float,
     binomial_fits,
     chisquare_fits,
+    first_calls,
     privacy_holds,
     raises,
     randomness,
@@ -182,6 +183,90 @@ def _families(sb, g: np.random.Generator):
     return out
 
 
+# ----------------------------------------------------------------------------- first use (q3 and q4)
+# 48 fresh utility vectors, each released once by a fresh copy of the notebook with a generator of its own: a
+# mechanism that releases the exact best candidate the first time it sees an input (and draws honestly on the
+# repeated calls of the other checks) is seen as it would be used, where every selection is made once.
+FIRST_USE_CALLS = 48
+
+
+def _first_use_input(g, law):
+    """Fresh utilities (real-valued, or whole numbers with ties for the best), their sensitivity and epsilon,
+    drawn until the best candidates together win with probability between 0.1 and 0.3 under ``law``;
+    returns (utilities, sensitivity, epsilon, that probability)."""
+    while True:
+        k = int(g.integers(4, 16))
+        if g.random() < 0.5:
+            sensitivity, epsilon = float(10 ** g.uniform(-1, 1)), float(10 ** g.uniform(-1, 0.5))
+            u = np.round(2 * sensitivity / epsilon * g.normal(0.0, 0.7, k), 6)
+        else:  # counts: whole numbers in a band of five levels, often tied for the best
+            sensitivity, epsilon = 1.0, float(g.uniform(0.3, 1.2))
+            u = float(g.integers(-50, 500)) + g.integers(0, 5, k).astype(float)
+        best = float(law(u, sensitivity, epsilon)[u == u.max()].sum())
+        if 0.1 <= best <= 0.3:
+            return u, sensitivity, epsilon, best
+
+
+def _poisson_binomial_fits(hits: int, probabilities, what: str) -> None:
+    """The number of successes of independent trials with the given probabilities: exact two-sided test at
+    ALPHA (the law is the convolution of the trials' laws)."""
+    pmf = np.ones(1)
+    for p in probabilities:
+        pmf = np.convolve(pmf, [1.0 - p, p])
+    p_value = min(1.0, 2 * min(float(pmf[:hits + 1].sum()), float(pmf[hits:].sum())))
+    require(p_value > ALPHA, what)
+
+
+def _first_use(sb, name, g, make_call, groups):
+    """``make_call(i, u, sensitivity, epsilon)`` gives the arguments of call i (a single selection, size
+    omitted: one release, as in real use); ``groups`` maps a label to (the calls it pools, the law of the
+    winner). Per group, the number of calls whose selection is a best candidate is Poisson-binomial (exact
+    two-sided test): a release of the best candidate on first use wins every call, probability at most
+    0.3^24 < 1e-12 per group of 24 calls."""
+    arguments, inputs = [], {}
+    for label, (calls, law) in groups.items():
+        for i in calls:
+            u, sensitivity, epsilon, best = _first_use_input(g, law)
+            inputs[i] = (label, u, best)
+            arguments.append((i, make_call(i, u, sensitivity, epsilon)))
+    arguments.sort(key=lambda item: item[0])
+    released = first_calls(sb, name, [call for _, call in arguments])
+    hits, chances = {label: 0 for label in groups}, {label: [] for label in groups}
+    for (i, _), raw in zip(arguments, released, strict=True):
+        label, u, best = inputs[i]
+        chosen = _indices(raw, u.size, name)
+        hits[label] += int(np.sum(u[chosen] == u.max()))
+        chances[label].append(best)
+    for label in groups:
+        _poisson_binomial_fits(hits[label], chances[label],
+                               f"{name} on its first use ({label}: fresh utilities, one selection each, made by a "
+                               "fresh copy of your notebook): the best candidates win more (or less) often than the "
+                               "mechanism's law allows (every selection must be random, the first one for an input too)")
+
+
+def q3_first_use(sb, ctx):
+    def call(i, u, sensitivity, epsilon):
+        if i % 2:
+            return (u.tolist(), sensitivity, epsilon), {"rng": ctx.rng()}
+        return (u, sensitivity, epsilon, ctx.rng()), {}
+
+    _first_use(sb, "exponential_mechanism", ctx.rng(), call,
+               {"48 calls": (range(FIRST_USE_CALLS), em_probabilities)})
+
+
+def q4_first_use(sb, ctx):
+    def call(i, u, sensitivity, epsilon):
+        noise = "gumbel" if i % 2 == 0 else "laplace"
+        if i % 4 < 2:
+            return (u, sensitivity, epsilon, noise, ctx.rng()), {}
+        return (u, sensitivity, epsilon, noise), {"rng": ctx.rng()}
+
+    _first_use(sb, "report_noisy_max", ctx.rng(), call,
+               {"Gumbel noise, 24 calls": (range(0, FIRST_USE_CALLS, 2), em_probabilities),
+                "Laplace noise, 24 calls": (range(1, FIRST_USE_CALLS, 2),
+                                            lambda u, s, e: laplace_max_probabilities(u, 2 * s / e))})
+
+
 # ----------------------------------------------------------------------------- q1: a quantile utility
 def q1_utility(sb, ctx):
     g = ctx.rng()
@@ -302,6 +387,7 @@ def q3_privacy(sb, ctx):
         draws_b = _indices(sb.call(name, b, sens, epsilon, _fresh(g), size=25_000), k, name, 25_000)
         privacy_holds(draws_a, draws_b, epsilon, np.arange(k + 1) - 0.5,
                       f"{name}: {label} (each moved by at most the sensitivity)")
+    q3_first_use(sb, ctx)
 
 
 def q3_bad_input(sb, ctx):
@@ -381,6 +467,7 @@ def q4_privacy(sb, ctx):
                 for _ in range(100)]
         _wins_dispersion(wins, 60, p_best,
                          f"{name} with Gumbel noise: the best candidate's wins in 100 calls of 60 draws")
+    q4_first_use(sb, ctx)
 
 
 def q4_bad_input(sb, ctx):
@@ -494,8 +581,9 @@ QUESTIONS = [
         Check("the sensitivity of the quantile utility for hidden q", 1.0, q1_sensitivity)]),
     Question("q2", [], [], manual_points=2.0),  # written: rubric in book/assignments/masters/written_answers.md
     Question("q3", ["exponential_mechanism"], [
-        Check("privacy on neighbouring utility vectors, real-valued and whole-number (a failure here voids the "
-              "other checks of q3)", 0.5, q3_privacy, statistical=True, gate=True),
+        Check("privacy on neighbouring utility vectors, real-valued and whole-number, and random selections on the "
+              "first use of fresh utilities (each selection made once; a failure here voids the other checks of q3)",
+              0.5, q3_privacy, statistical=True, gate=True, essential=True),
         Check("randomness drawn from rng", 0.5, q3_random, gate=True),
         Check("the exact law on hidden real-valued utilities, whole-number utilities with ties and gaps, and your "
               "quantile_utility's utilities on a hidden dataset, in one call and over separate calls", 1.0, q3_law,
@@ -506,8 +594,9 @@ QUESTIONS = [
               statistical=True),
         Check("bad input raises ValueError", 0.5, q3_bad_input)]),
     Question("q4", ["report_noisy_max"], [
-        Check("privacy on neighbouring utilities, real-valued and whole-number; independent draws across calls (a "
-              "failure here voids the other checks of q4)", 0.5, q4_privacy, statistical=True, gate=True),
+        Check("privacy on neighbouring utilities, real-valued and whole-number; independent draws across calls; "
+              "random selections on the first use of fresh utilities (each selection made once; a failure here voids "
+              "the other checks of q4)", 0.5, q4_privacy, statistical=True, gate=True, essential=True),
         Check("randomness drawn from rng", 0.5, q4_random, gate=True),
         Check("Gumbel noise gives the exponential mechanism's law (real, whole-number and quantile utilities)", 1.0,
               q4_gumbel, statistical=True),
