@@ -18,6 +18,8 @@ from ..checks import (
     Question,
     as_array,
     as_float,
+    binomial_fits,
+    first_calls,
     ks_fits,
     low_bits_same_law,
     not_too_regular,
@@ -170,6 +172,56 @@ def q2_law(sb, ctx):
     single = np.array([as_float(sb.call("gaussian_mechanism", values=float(v), l2_sensitivity=sensitivity,
                                         sigma=sigma, rng=_fresh(g)), "gaussian_mechanism") for v in points])
     ks_fits((single - points) / sd, stats.norm.cdf, "gaussian_mechanism: the noise on single numbers")
+    q2_first_use(sb, ctx)
+
+
+# single numbers (24 calls), arrays of 2 to 29 entries and of 30 to 2,999 (12 calls each), each released once
+FIRST_USE = (("single numbers", None, 24), ("arrays of 2 to 29 entries", (2, 30), 12),
+             ("arrays of 30 to 2,999 entries", (30, 3_000), 12))
+CENTRE = 0.25  # P[|Z| < 0.25] = 0.197 for a standard normal Z
+
+
+def q2_first_use(sb, ctx):
+    """The first release of each input is the Gaussian mechanism too: fresh inputs (real values or whole-number
+    counts, sensitivity and sigma drawn per call), each released once by a fresh copy of the notebook with a
+    generator of its own, so a mechanism exact the first time it sees an input (and honest on the repeated
+    calls of the other checks) is seen as it would be used. Per kind of input, the pooled noise in units of
+    its standard deviation is standard normal (KS) and falls within 0.25 of 0 with probability 0.197 (exact
+    binomial test): an exact release puts every value there, p below 0.197^24 < 1e-16 for the single numbers."""
+    g = ctx.rng()
+    arguments, inputs = [], []
+    for kind, (_, sizes, calls) in enumerate(FIRST_USE):
+        for i in range(calls):
+            if sizes is None:
+                shape = ()
+            else:
+                size = int(np.clip(np.exp(g.uniform(np.log(sizes[0]), np.log(sizes[1]))), sizes[0], sizes[1] - 1))
+                shape = (size // 2, 2) if i % 3 == 2 and size % 2 == 0 else (size,)
+            if i % 2:
+                values = g.integers(0, 1000, size=shape).astype(float)
+            else:
+                values = g.normal(0.0, 100.0, size=shape)
+            sensitivity, sigma = float(10 ** g.uniform(-0.5, 1.3)), float(10 ** g.uniform(-0.5, 1.0))
+            given = float(values) if sizes is None else values
+            if i % 4 >= 2:
+                arguments.append(((), {"values": given, "l2_sensitivity": sensitivity, "sigma": sigma,
+                                       "rng": ctx.rng()}))
+            else:
+                arguments.append(((given, sensitivity, sigma, ctx.rng()), {}))
+            inputs.append((kind, values, sigma * sensitivity))
+    noise = [[] for _ in FIRST_USE]
+    for (kind, values, sd), raw in zip(inputs, first_calls(sb, "gaussian_mechanism", arguments), strict=True):
+        out = as_array(raw, "gaussian_mechanism")
+        require(out.shape == values.shape, "gaussian_mechanism must keep the shape of values (a number for a number)")
+        noise[kind].append(((out - values) / sd).ravel())
+    for (label, _, _), pooled in zip(FIRST_USE, noise, strict=True):
+        pooled = np.concatenate(pooled)
+        what = f"gaussian_mechanism on its first use ({label}, each released once by a fresh copy of your notebook)"
+        require(np.all(np.isfinite(pooled)), f"{what}: the output has NaN or infinite values")
+        binomial_fits(int(np.sum(np.abs(pooled) < CENTRE)), pooled.size, float(2 * stats.norm.cdf(CENTRE) - 1),
+                      f"{what}: the share of releases within a quarter of a standard deviation of the value (every "
+                      "release must carry its own Gaussian noise, the first one for an input too)")
+        ks_fits(pooled, stats.norm.cdf, f"{what}: the noise in units of its standard deviation")
 
 
 def _variance_fits(sums, variance, what):
@@ -482,7 +534,7 @@ QUESTIONS = [
               statistical=True, gate=True, essential=True),
         Check("randomness drawn from rng", 0.5, q2_random, gate=True, essential=True),
         Check("normal noise of the right scale on every coordinate, on real values and whole-number counts, "
-              "arrays and single numbers", 1.5, q2_law,
+              "arrays and single numbers, also on the first use of fresh inputs (each released once)", 1.5, q2_law,
               statistical=True, essential=True),
         Check("bad sigma or sensitivity raises ValueError", 0.5, q2_errors)]),
     Question("q3", ["composed_gaussian_delta"], [
