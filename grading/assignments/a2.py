@@ -22,6 +22,7 @@ from ..checks import (
     binomial_fits,
     close,
     coupled_additive,
+    first_calls,
     ks_fits,
     laplace_cdf,
     laplace_centre_fits,
@@ -146,6 +147,64 @@ def _q2_draws(sb, ctx):
     return _Q2_DRAWS[key]
 
 
+def _large_shop(g, items: int) -> tuple[list[np.ndarray], int]:
+    """A shop whose kept data hold about ``items`` items: customers with 0 to 2m amounts (half of them longer
+    than m), refunds and outliers, built in one draw and split (dyadic, so the clipped sums are exact)."""
+    m = int(g.integers(10, 31))
+    customers = max(1, int(round(items / (0.75 * m))))
+    lengths = g.integers(0, 2 * m + 1, customers)
+    amounts = g.exponential(30.0, int(lengths.sum())) * np.where(g.random(int(lengths.sum())) < 0.2, -0.5, 1.0)
+    amounts[g.random(amounts.size) < 0.05] *= 1000.0
+    return list(np.split(_dyadic(amounts), np.cumsum(lengths)[:-1])), m
+
+
+# fresh shops released once each (a fresh copy of the notebook per release): how many per size range
+FIRST_USE = (("of 4 to 240 items", 40), ("of 1,000 to 10,000 kept items", 20),
+             ("of 10,000 to 100,000 kept items", 20))
+
+
+def _first_use_shop(g, band: int):
+    lower, upper = -float(g.integers(1, 41)) / 4, float(g.integers(8, 401)) / 4  # dyadic bounds: exact clipping
+    if band == 0:
+        m = int(g.integers(1, 6))
+        return _shop(g, int(g.integers(2, 49))), lower, upper, m
+    low, high = (1_000, 10_000) if band == 1 else (10_000, 100_000)
+    records, m = _large_shop(g, int(np.exp(g.uniform(np.log(low), np.log(high)))))
+    return records, lower, upper, m
+
+
+def q2_first_use(sb, ctx):
+    """The law of the release on its first use: fresh shops (few items up to 10^5 kept items), each released
+    once by a fresh copy of the notebook with a generator of its own, as a real release is made. Pooled per
+    size range (noise divided by its scale), P[|noise| < scale] = 1 - 1/e (exact binomial test) and the
+    Laplace law (KS). An exact release has no noise: 40 values at 0 have probability 0.632^40 < 1e-7."""
+    g = ctx.rng()
+    settings, arguments = [], []
+    for band, (_, calls) in enumerate(FIRST_USE):
+        for i in range(calls):
+            records, lower, upper, m = _first_use_shop(g, band)
+            epsilon = float(g.uniform(0.2, 2.0))
+            settings.append((band, _exact_pair(records, lower, upper, m), _pair_sens(lower, upper, m) / epsilon))
+            if i % 4 == 3:
+                arguments.append(((), {"purchases": _as_lists(records) if band == 0 else records, "lower": lower,
+                                       "upper": upper, "m": np.int64(m), "epsilon": epsilon, "rng": ctx.rng()}))
+            else:
+                arguments.append(((records, lower, upper, m, epsilon, ctx.rng()), {}))
+    released = first_calls(sb, "release_count_and_sum", arguments)
+    pooled: list[list[np.ndarray]] = [[] for _ in FIRST_USE]
+    for (band, exact, scale), raw in zip(settings, released, strict=True):
+        out = as_array(raw, "release_count_and_sum").ravel()
+        require(out.shape == (2,), "release_count_and_sum must return two numbers")
+        pooled[band].append((out - exact) / scale)
+    for (what, _), values in zip(FIRST_USE, pooled, strict=True):
+        noise = np.concatenate(values)
+        message = (f"release_count_and_sum on its first use (fresh shops {what}, each released once by a fresh "
+                   "copy of your notebook): every release must carry Laplace noise at the pair's scale, the first "
+                   "one of a dataset too, whatever its size")
+        binomial_fits(int(np.sum(np.abs(noise) < 1.0)), noise.size, 1 - np.exp(-1.0), message)
+        ks_fits(noise, laplace_cdf(1.0), message)
+
+
 def q2_behaviour(sb, ctx):
     scale, _, centre_x, draws_x, _, draws_y = _q2_draws(sb, ctx)
     noise = (draws_x - centre_x).ravel()
@@ -190,6 +249,7 @@ def q2_law(sb, ctx):
                     f"release_count_and_sum, {entry} on {what} (first m items, clipped, Laplace noise at the scale "
                     "the pair needs)")
     laplace_centre_fits(noise, scale, "release_count_and_sum: the peak of the noise at 0")
+    q2_first_use(sb, ctx)
 
 
 def q2_independent_private(sb, ctx):
@@ -222,6 +282,20 @@ def q2_coupled(sb, ctx):
     require(all(v.shape == (2,) for v in a + b), "release_count_and_sum must return two numbers")
     shift = _exact_pair(x, lower, upper, m) - _exact_pair(y, lower, upper, m)
     coupled_additive(np.array(a), np.array(b), np.tile(shift, 100), "release_count_and_sum")
+    # the same on a large shop (10,000 to 100,000 kept items), one customer replaced
+    x, m = _large_shop(g, int(np.exp(g.uniform(np.log(10_000), np.log(100_000)))))
+    y = list(x)
+    y[int(g.integers(len(x)))] = _dyadic(g.uniform(-20, 90, int(g.integers(0, 2 * m))))
+    a, b = [], []
+    for _ in range(8):
+        seed = int(g.integers(2**62))
+        a.append(as_array(sb.call("release_count_and_sum", x, lower, upper, m, epsilon, np.random.default_rng(seed)),
+                          "release_count_and_sum").ravel())
+        b.append(as_array(sb.call("release_count_and_sum", y, lower, upper, m, epsilon,
+                                  rng=np.random.default_rng(seed)), "release_count_and_sum").ravel())
+    require(all(v.shape == (2,) for v in a + b), "release_count_and_sum must return two numbers")
+    shift = _exact_pair(x, lower, upper, m) - _exact_pair(y, lower, upper, m)
+    coupled_additive(np.array(a), np.array(b), np.tile(shift, 8), "release_count_and_sum on a large shop")
 
 
 # ----------------------------------------------------------------------------- Q3
@@ -418,8 +492,9 @@ QUESTIONS = [
         Check("randomness drawn from rng", 0.25, q2_random, gate=True, essential=True),
         Check("the exact pair at a huge epsilon (first m items, clipped) and ValueError on bad input", 0.75,
               q2_exact),
-        Check("both entries follow the Laplace law of the right scale, outliers included", 1.5, q2_law,
-              statistical=True, essential=True),
+        Check("both entries follow the Laplace law of the right scale, outliers included, also on the first use "
+              "of fresh shops of up to 100,000 items (each released once)", 1.5, q2_law, statistical=True,
+              essential=True),
         Check("independent noise on the two entries, and privacy on neighbouring shops", 0.5,
               q2_independent_private, statistical=True, essential=True),
         Check("releases on neighbouring shops with the same generator differ by the exact difference", 0.5,
