@@ -23,6 +23,7 @@ from ..checks import (
     chisquare_fits,
     close,
     counts_vary_binomially,
+    first_calls,
     privacy_holds,
     raises,
     randomness,
@@ -73,7 +74,11 @@ def q1_values(sb, ctx):
 def _encode(sb, sets, table, width, epsilon, g, raw=False):
     """The release of set_encode, checked to be what the question says: reports of 0s and 1s exactly and
     hash indices that are whole numbers in 0..m-1 (a fraction or a digit beyond them would carry more)."""
-    out = sb.call("set_encode", sets, table, width, epsilon, g)
+    return _release(sb.call("set_encode", sets, table, width, epsilon, g), sets, table, width, raw)
+
+
+def _release(out, sets, table, width, raw=False):
+    """The checks of :func:`_encode` on a release ``out`` already made."""
     require(isinstance(out, (tuple, list)) and len(out) == 2, "set_encode returns (reports, hash_indices)")
     reports, indices = as_array(out[0], "reports"), as_array(out[1], "hash_indices")
     require(reports.shape == (len(sets), width), "set_encode: reports have shape (N, width)")
@@ -147,6 +152,62 @@ def q2_law(sb, ctx):
     binomial_fits(int(np.sum(reports[clean == 1] == 0)), int(np.sum(clean == 1)), qq,
                   "set_encode: flips of the 1s of the users' vectors (a 1 for every item of the set)")
     binomial_fits(int(np.sum(reports[clean == 0])), int(np.sum(clean == 0)), qq, "set_encode: flips of the 0s")
+    q2_first_use(sb, ctx)
+
+
+FIRST_USE_LONE, FIRST_USE_FEW = 24, 24  # calls on a lone user, calls on 2 to 4 users
+
+
+def q2_first_use(sb, ctx):
+    """The first release of each input follows the law too: 48 fresh small inputs, each encoded once by a fresh
+    copy of the notebook with a generator of its own, as a client runs on a user's device, so a client exact
+    the first time it sees an input (or the first time it runs) is seen as it would be used: 24 lone users
+    (widths 6 to 10) and 24 calls of 2 to 4 users (widths 4 to 10), sets of 1 to 4 items, fresh hash tables
+    of 1 to 3 columns. epsilon = 2 L c with c drawn per run in [0.4, 1.2], so every bit of every call flips
+    with the same q = 1 / (e^c + 1), between 0.23 and 0.40. Exact tests at ALPHA: the flips of all the bits of
+    the lone users, and of the other calls, are Binomial(bits, q); so are the flips of the 1s and of the 0s of
+    the clean vectors pooled over all calls. Against a release of the clean vectors, even for lone users only:
+    they hold at least 24 * 6 = 144 bits, and no flip among 144 at q >= 0.23 has probability
+    0.77^144 < 1e-16 (the two-sided p-value is about that)."""
+    g = ctx.rng()
+    c = float(g.uniform(0.4, 1.2))
+    rate = float(1 / (np.exp(c) + 1))
+    users = np.concatenate([np.ones(FIRST_USE_LONE, dtype=int),
+                            np.tile([2, 3, 4], FIRST_USE_FEW // 3 + 1)[:FIRST_USE_FEW]])[g.permutation(
+                                FIRST_USE_LONE + FIRST_USE_FEW)]
+    inputs, arguments = [], []
+    for i, n in enumerate(users):
+        size, m = int(g.integers(1, 5)), int(g.integers(1, 4))
+        width = int(g.integers(6 if n == 1 else 4, 11))
+        num_items = size + int(g.integers(0, 5))
+        table = g.integers(0, width, size=(num_items, m))
+        sets = random_sets(g, int(n), num_items, size)
+        epsilon = 2 * size * c
+        inputs.append((sets, table, width))
+        if i % 4 == 1:
+            arguments.append(((sets, table, width, epsilon), {"rng": ctx.rng()}))
+        elif i % 4 == 3:
+            arguments.append(((), {"item_sets": sets, "hash_table": table, "width": width, "epsilon": epsilon,
+                                   "rng": ctx.rng()}))
+        else:
+            arguments.append(((sets, table, width, epsilon, ctx.rng()), {}))
+    released = first_calls(sb, "set_encode", arguments)
+    by_bit = np.zeros((2, 2), dtype=int)  # [bit of the clean vector] -> (flips, bits)
+    by_band = np.zeros((2, 2), dtype=int)  # [lone user, 2 to 4 users] -> (flips, bits)
+    for (sets, table, width), out in zip(inputs, released, strict=True):
+        reports, indices = _release(out, sets, table, width)
+        clean = vectors(sets, table, indices, width)
+        for bit in (0, 1):
+            by_bit[bit] += (int(np.sum(reports[clean == bit] != bit)), int(np.sum(clean == bit)))
+        by_band[int(len(sets) > 1)] += (int(np.sum(reports != clean)), clean.size)
+    what = ("set_encode on its first use (fresh inputs, each encoded once by a fresh copy of your notebook, as on a "
+            "user's device): the flip rate of {} (every release must be randomized, the first one too)")
+    for (flips, bits), name in zip(by_band, ("the bits of lone users", "the bits of 2 to 4 users"), strict=True):
+        binomial_fits(int(flips), int(bits), rate, what.format(name))
+    for (flips, bits), name in zip(by_bit, ("the 0s of the users' vectors", "the 1s of the users' vectors"),
+                                   strict=True):
+        if bits > 0:
+            binomial_fits(int(flips), int(bits), rate, what.format(name))
 
 
 def _privacy(sb, ctx, size):
@@ -433,7 +494,8 @@ QUESTIONS = [
               "two neighbouring sets indistinguishable beyond e^epsilon", 1.25, q2_mechanism, statistical=True,
               gate=True, essential=True),
         Check("the same flips for few users as for many", 0.5, q2_sizes, statistical=True, essential=True),
-        Check("uniform hash index, independent of the set, and flip rates of the 1s and 0s", 1.25, q2_law,
+        Check("uniform hash index, independent of the set, and flip rates of the 1s and 0s, also on the first use "
+              "of fresh small inputs (each encoded once)", 1.25, q2_law,
               statistical=True, essential=True)]),
     Question("q3", ["set_estimate"], [
         Check("the example, then unbiased estimates for sets (measured over the grader's draws)", 3.0, q3_values,
