@@ -1,24 +1,30 @@
 """Hidden checks of assignment 3 (thresholding and delta, beyond the chapter).
 
-q1 and q2 are exact (the privacy curve of the thresholded histogram; the exact threshold when a person
-holds up to m categories); q3 is the contribution-bounded histogram, tested for behaviour (law of the
-noise at the derived scale, independent draws, last digits free of the counts, the bounding, the release
-rule); q4 is a simulation run on noise samplers of the grader's own (scales drawn per run, evaluated in
-the grading process); q5 is an optimisation checked against the grader's own minimiser.
+q1 and q2 are exact (the privacy curve of the thresholded histogram, against numerical integrals of the
+privacy loss; the exact threshold when a person holds up to m categories, with a target delta drawn between
+the deltas of two consecutive thresholds); q3 is the contribution-bounded histogram, tested for behaviour
+(law of the noise at the derived scale, also on the first release of fresh datasets, independent draws,
+last digits free of the counts, the bounding, the release rule); q4 is a simulation run on noise samplers
+of the grader's own (scales drawn per run, evaluated in the grading process, which also counts the sizes
+they are called with); q5 is an optimisation checked by its objective against a grid the grader searches.
 """
 
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
-from scipy import optimize
+from scipy import integrate, optimize, stats
 
 from ..checks import (
     Check,
     Question,
+    as_array,
     as_float,
     binomial_fits,
     close,
     coupled_additive,
+    first_calls,
     ks_fits,
     laplace_cdf,
     low_bits_same_law,
@@ -40,25 +46,35 @@ def release(count, threshold, scale):
     return np.where(gap >= 0, upper, 1.0 - upper)
 
 
-def curve(eps_prime, epsilon, threshold):
-    eps_prime = np.asarray(eps_prime, dtype=float)
-    existing = np.where(eps_prime < epsilon, -np.expm1(-(epsilon - eps_prime) / 2), 0.0)
-    return np.maximum(0.5 * np.exp(-epsilon * (threshold - 1.0)), existing)
+def _existing_delta(eps_prime, epsilon):
+    """The delta at eps_prime of one Laplace(1/epsilon) count moved by one: the integral of
+    (f_1 - e^eps_prime f_0)_+ over the line, by quadrature (f_c the density centred at c); the integrand
+    changes sign where the privacy loss eps (|x| - |x - 1|) reaches eps_prime, found numerically."""
+    if eps_prime >= epsilon:
+        return 0.0
+    scale = 1.0 / epsilon
+    loss = lambda x: epsilon * (abs(x) - abs(x - 1.0)) - eps_prime  # noqa: E731
+    start = optimize.brentq(loss, 0.0, 1.0, xtol=1e-15, rtol=1e-15)
+
+    def gap(x):
+        return stats.laplace.pdf(x, 1.0, scale) - np.exp(eps_prime) * stats.laplace.pdf(x, 0.0, scale)
+
+    inner = integrate.quad(gap, start, 1.0, epsabs=1e-14, epsrel=1e-12)[0]
+    outer = integrate.quad(gap, 1.0, np.inf, epsabs=1e-14, epsrel=1e-12)[0]
+    return inner + outer
+
+
+def curve_points(eps_prime, epsilon, threshold):
+    """The smallest delta at each eps_prime: the larger of a newcomer's category being released
+    (P[1 + Laplace(1/epsilon) >= T]) and the integral above (a pair is of one kind only)."""
+    new = float(stats.laplace.sf(threshold - 1.0, scale=1.0 / epsilon))
+    return np.array([max(new, _existing_delta(float(e), epsilon)) for e in np.ravel(eps_prime)])
 
 
 def bounded_delta(threshold, epsilon, m):
-    p = 0.5 * np.exp(-epsilon * (np.asarray(threshold, dtype=float) - 1.0) / m)
-    return -np.expm1(m * np.log1p(-p))
-
-
-def smallest_bounded_threshold(delta, epsilon, m):
-    p_star = -np.expm1(np.log1p(-delta) / m)
-    t = max(1, int(np.ceil(1 + (m / epsilon) * np.log(1 / (2 * p_star)))))
-    while t > 1 and bounded_delta(t - 1, epsilon, m) <= delta:
-        t -= 1
-    while bounded_delta(t, epsilon, m) > delta:
-        t += 1
-    return t
+    """P[at least one of m new singleton categories is released] at scale m / epsilon."""
+    p = stats.laplace.sf(np.asarray(threshold, dtype=float) - 1.0, scale=m / epsilon)
+    return stats.binom.sf(0, m, p)
 
 
 def split_error(eps_count, epsilon, delta, count, total, V):
@@ -66,15 +82,6 @@ def split_error(eps_count, epsilon, delta, count, total, V):
     threshold = 1.0 + np.log(1.0 / (2.0 * delta)) / eps_count
     p = release(count, threshold, 1.0 / eps_count)
     return p * 2.0 * V**2 / (epsilon - eps_count) ** 2 + (1.0 - p) * total**2
-
-
-def best_split_reference(epsilon, delta, count, total, V):
-    grid = np.linspace(epsilon * 1e-4, epsilon * (1 - 1e-4), 20001)
-    i = int(np.argmin(split_error(grid, epsilon, delta, count, total, V)))
-    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    result = optimize.minimize_scalar(lambda x: float(split_error(x, epsilon, delta, count, total, V)),
-                                      bounds=(lo, hi), method="bounded", options={"xatol": 1e-13})
-    return float(result.x)
 
 
 def _integer(value, what):
@@ -87,8 +94,8 @@ def _integer(value, what):
 def q1_public(sb, ctx):
     close(sb.call("privacy_curve", np.log(3), np.log(3), 5), 1 / 162,
           "privacy_curve at the public example (epsilon' = epsilon = ln 3, T = 5)")
-    close(sb.call("privacy_curve", 0.0, np.log(3), 5), curve(0.0, np.log(3), 5),
-          "privacy_curve at the public example (epsilon' = 0, epsilon = ln 3, T = 5)")
+    close(sb.call("privacy_curve", 0.0, np.log(3), 5), curve_points(0.0, np.log(3), 5)[0],
+          "privacy_curve at the public example (epsilon' = 0, epsilon = ln 3, T = 5)", rtol=1e-8)
 
 
 def q1_values(sb, ctx):
@@ -97,41 +104,56 @@ def q1_values(sb, ctx):
         epsilon = float(g.uniform(0.2, 2.5))
         threshold = float(np.round(g.uniform(1.0, 12.0), 2))
         eps_prime = np.sort(np.concatenate([[0.0, epsilon, 1.7 * epsilon], g.uniform(0, 2 * epsilon, 5)]))
-        close(sb.call("privacy_curve", eps_prime, epsilon, threshold), curve(eps_prime, epsilon, threshold),
-              "privacy_curve on an array of epsilon' from 0 to 2 epsilon, other epsilons and thresholds", rtol=1e-8)
+        got = as_array(sb.call("privacy_curve", eps_prime, epsilon, threshold), "privacy_curve")
+        what = "privacy_curve on an array of epsilon' from 0 to 2 epsilon, other epsilons and thresholds"
+        require(got.shape == eps_prime.shape, f"{what}: the result has the wrong shape")
+        require(np.all(np.diff(got) <= 1e-15) and np.all(got > 0) and np.all(got < 1),
+                f"{what}: the smallest delta lies in (0, 1) and never increases with epsilon'")
+        close(got, curve_points(eps_prime, epsilon, threshold), what, rtol=1e-8)
     epsilon = float(g.uniform(0.5, 2.0))
     close(sb.call("privacy_curve", eps_prime=np.float64(0.3 * epsilon), epsilon=np.float64(epsilon),
                   threshold=np.int64(3)),
-          curve(0.3 * epsilon, epsilon, 3), "privacy_curve of NumPy numbers, called by keyword", rtol=1e-8)
+          curve_points(0.3 * epsilon, epsilon, 3)[0], "privacy_curve of NumPy numbers, called by keyword", rtol=1e-8)
     require(raises(sb, "privacy_curve", 0.5, 1.0, 0.5), "privacy_curve must raise ValueError for a threshold below 1")
     require(raises(sb, "privacy_curve", -0.1, 1.0, 3), "privacy_curve must raise ValueError for a negative epsilon'")
     require(raises(sb, "privacy_curve", 0.5, 0.0, 3), "privacy_curve must raise ValueError for epsilon <= 0")
 
 
 # ---------------------------------------------------------------- q2 bounded_threshold
-def _away_from_boundary(g, epsilon, m, low, high):
-    """A target delta drawn log-uniformly, not within 2 % of the delta of an integer threshold (so that a
-    formula computed without log1p/expm1 is not at the mercy of rounding)."""
-    target = float(10 ** g.uniform(low, high))
-    for _ in range(200):  # where neighbouring thresholds' deltas are all within 2 %, no target is away
-        t = smallest_bounded_threshold(target, epsilon, m)
-        if all(abs(bounded_delta(s, epsilon, m) / target - 1) > 0.02 for s in (t - 1, t) if s >= 1):
-            return target
-        target = float(10 ** g.uniform(low, high))
-    return target
+def _target_between(g, epsilon, m, low, high):
+    """(target delta, its threshold t): an integer t drawn so that the interval of deltas it answers,
+    (delta(t), delta(t - 1)], meets [10^low, 10^high] (log-uniform point, bisection on integers), and the
+    target at the middle of that interval on a log scale. No target is ever near the delta of an integer
+    threshold, so the answer is t, whatever the rounding of a careful formula (no search of the grader's
+    decides it)."""
+    point = float(10 ** g.uniform(low, high))
+    lo, hi = 1, 2
+    if bounded_delta(1, epsilon, m) <= point:
+        return float(np.sqrt(bounded_delta(1, epsilon, m))), 1  # between delta(1) and 1
+    while bounded_delta(hi, epsilon, m) > point:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:  # delta(lo) > point >= delta(hi)
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if bounded_delta(mid, epsilon, m) <= point else (mid, hi)
+    return float(np.sqrt(bounded_delta(hi, epsilon, m) * bounded_delta(hi - 1, epsilon, m))), hi
+
+
+def q2_cases(g):
+    """The five (epsilon, m, log10 range of delta) of a run: large deltas with m up to 1,000, small deltas
+    with m at most 25 epsilon (consecutive thresholds' deltas then at least 4 % apart), and m = 1."""
+    small_eps = float(g.uniform(0.2, 3.0))
+    return [(float(g.uniform(0.3, 2.0)), int(g.integers(2, 30)), -0.3, -0.05),  # large delta: bound is loose
+            (float(g.uniform(0.3, 2.0)), int(g.integers(2, 30)), -0.5, -0.1),
+            (float(g.uniform(0.2, 3.0)), int(g.integers(30, 1001)), -0.5, -0.05),
+            (small_eps, int(g.integers(2, max(3, int(25 * small_eps)) + 1)), -12, -3),
+            (float(g.uniform(0.2, 3.0)), 1, -9, -1)]
 
 
 def q2_values(sb, ctx):
     g = ctx.rng()
-    cases = [(float(g.uniform(0.3, 2.0)), int(g.integers(2, 30)), -0.3, -0.05),  # large delta: bound is loose
-             (float(g.uniform(0.3, 2.0)), int(g.integers(2, 30)), -0.5, -0.1),
-             (float(g.uniform(0.2, 3.0)), int(g.integers(30, 1000)), -0.5, -0.05),
-             (float(g.uniform(0.2, 3.0)), int(g.integers(2, 50)), -12, -3),
-             (float(g.uniform(0.2, 3.0)), 1, -9, -1)]
-    for epsilon, m, low, high in cases:
-        target = _away_from_boundary(g, epsilon, m, low, high)
+    for epsilon, m, low, high in q2_cases(g):
+        target, want = _target_between(g, epsilon, m, low, high)
         got = _integer(sb.call("bounded_threshold", target, epsilon, m), "bounded_threshold")
-        want = smallest_bounded_threshold(target, epsilon, m)
         require(got == want, "bounded_threshold is not the smallest integer threshold for which the mechanism is "
                              "(epsilon, delta)-DP (with up to m categories per person; m = 1 must give the "
                              "chapter's thresholds)")
@@ -152,24 +174,25 @@ def _values(out, names, what):
 
 
 def q3_behaviour(sb, ctx):
-    # 2,000 categories per call, each held by 30 (or 31) people listing it once: the noise values of one
+    # 2,000 categories per call, each held by 2 (or 3) people listing it once: the noise values of one
     # call must be independent draws at the derived scale, and the last digits must not depend on the counts
     g = ctx.rng()
     epsilon, m = 1.0, 2
     names = [f"k{i:04d}" for i in range(2000)]
-    people30 = [[name] for name in names for _ in range(30)]
-    people31 = [[name] for name in names for _ in range(31)]
-    out30 = _values(sb.call("bounded_thresholded_histogram", people30, m, epsilon, -1e9, g), names,
-                    "bounded_thresholded_histogram")
-    out31 = _values(sb.call("bounded_thresholded_histogram", people31, m, epsilon, -1e9, g), names,
-                    "bounded_thresholded_histogram")
-    not_too_regular(out30 - 30, laplace_cdf(m / epsilon), "bounded_thresholded_histogram")
-    low_bits_same_law(out30, out31, "bounded_thresholded_histogram on counts of 30 and of 31")
-    # the same generator state on two datasets with the same categories (counts of every size): the noisy
+    people2 = [[name] for name in names for _ in range(2)]
+    people3 = [[name] for name in names for _ in range(3)]
+    out2 = _values(sb.call("bounded_thresholded_histogram", people2, m, epsilon, -1e9, g), names,
+                   "bounded_thresholded_histogram")
+    out3 = _values(sb.call("bounded_thresholded_histogram", people3, m, epsilon, -1e9, g), names,
+                   "bounded_thresholded_histogram")
+    not_too_regular(out2 - 2, laplace_cdf(m / epsilon), "bounded_thresholded_histogram")
+    low_bits_same_law(out2, out3, "bounded_thresholded_histogram on counts of 2 and of 3")
+    # the same generator state on two datasets with the same categories (counts from 3 to 100,000): the noisy
     # counts differ by exactly the difference of the counts, and no count is released exact
-    sizes = np.unique(np.round(10 ** g.uniform(0.5, 4.5, 60)).astype(int))
+    sizes = np.unique(np.concatenate([np.round(10 ** g.uniform(0.5, 2.0, 24)),
+                                      np.round(10 ** g.uniform([2.0, 3.0, 4.0], [3.0, 4.0, 5.0]))]).astype(int))
     cats = [f"c{i:03d}" for i in range(sizes.size)]
-    shift = np.where(np.arange(sizes.size) % 2 == 0, 1, -1) * (np.arange(sizes.size) % 2 == 0)
+    shift = (np.arange(sizes.size) % 2 == 0).astype(int)  # one person fewer in every other category
     people_x = [[c] for c, s in zip(cats, sizes, strict=True) for _ in range(int(s))]
     people_y = [[c] for c, s in zip(cats, sizes - shift, strict=True) for _ in range(int(s))]
     seed = int(g.integers(2**62))
@@ -198,6 +221,44 @@ def q3_random(sb, ctx):
             "bounded_thresholded_histogram: the noise must be random")
 
 
+# ---------------------------------------------------------------- first use (q3)
+# 48 fresh datasets of 3 to 15 categories held by 1 to about 300 people each, each released once by a fresh copy
+# of the notebook with a generator of its own: a mechanism exact the first time it sees a dataset (and honest on
+# the repeated calls of the other checks) is seen as it would be used, where every dataset is released once.
+FIRST_USE_CALLS = 48
+CENTRE = 0.25  # P[|L| < 0.25] = 1 - e^-0.25 = 0.221 for a standard Laplace L
+
+
+def q3_first_use(sb, ctx):
+    g = ctx.rng()
+    arguments, datasets = [], []
+    for i in range(FIRST_USE_CALLS):
+        k = int(g.integers(3, 16))
+        counts = np.round(10 ** g.uniform(0.0, 2.5, k)).astype(int)
+        names = [f"d{i}x{int(v)}" for v in g.choice(10**6, size=k, replace=False)]
+        m, epsilon = int(g.integers(1, 4)), float(np.round(g.uniform(0.5, 2.0), 3))
+        people = [[name] for name, c in zip(names, counts, strict=True) for _ in range(int(c))]
+        people = [people[j] for j in g.permutation(len(people))]
+        threshold = -float(np.round(g.uniform(100, 1000), 2))
+        if i % 2:
+            arguments.append(((), dict(people=people, m=m, epsilon=epsilon, threshold=threshold, rng=ctx.rng())))
+        else:
+            arguments.append(((people, m, epsilon, threshold, ctx.rng()), {}))
+        datasets.append((names, counts, m / epsilon))
+    what = ("bounded_thresholded_histogram on its first use (48 fresh datasets of 3 to 15 categories, each released "
+            "once by a fresh copy of your notebook)")
+    noise = []
+    for (names, counts, scale), out in zip(datasets, first_calls(sb, "bounded_thresholded_histogram", arguments),
+                                           strict=True):
+        noise.extend((_values(out, names, what) - counts) / scale)
+    noise = np.array(noise)
+    require(np.all(np.isfinite(noise)), f"{what}: the output has NaN or infinite values")
+    binomial_fits(int(np.sum(np.abs(noise) < CENTRE)), noise.size, 1 - np.exp(-CENTRE),
+                  f"{what}: the share of noisy counts within a quarter of the scale of the counts (every release "
+                  "must carry its own Laplace noise, the first one for a dataset too)")
+    ks_fits(noise, laplace_cdf(1.0), f"{what}: the noise in units of the scale")
+
+
 def q3_law(sb, ctx):
     # people list more than m items, with repeats: only the first m distinct ones count; the noise scale
     # must be the one that makes counts present in both datasets epsilon-DP
@@ -221,6 +282,7 @@ def q3_law(sb, ctx):
             "m and epsilon)")
     require(raises(sb, "bounded_thresholded_histogram", people, 0, 1.0, 5.0, g),
             "bounded_thresholded_histogram must raise ValueError for m < 1")
+    q3_first_use(sb, ctx)
 
 
 def q3_threshold(sb, ctx):
@@ -244,6 +306,52 @@ def laplace_sampler(scale: float) -> Expr:
     return Expr(f"lambda size, rng: rng.laplace(0.0, {scale!r}, size=size)")
 
 
+_SIZES: dict[str, list[int]] = {}  # the sizes each recording sampler was called with (grading process only)
+
+
+def _recording(token: str, scale: float):
+    """A Laplace sampler that notes the number of values of every call under ``token``. It is built and
+    runs in the grading process (the Expr below imports it there), so the notebook cannot alter the count."""
+    sizes = _SIZES.setdefault(token, [])
+
+    def sampler(size, rng):
+        sizes.append(1 if size is None else int(np.prod(size)))
+        return rng.laplace(0.0, scale, size=size)
+
+    return sampler
+
+
+def recording_sampler(scale: float) -> tuple[str, Expr]:
+    token = secrets.token_hex(8)
+    return token, Expr(f"__import__('grading.assignments.a3', fromlist=['_recording'])._recording({token!r}, "
+                       f"{scale!r})")
+
+
+def _sizes_add_up(tokens, trials):
+    drawn = [sum(_SIZES.pop(token, [])) for token in tokens]
+    require(all(n == trials for n in drawn),
+            "simulate_total_error must call each sampler with sizes that add up to num_trials (one call of size "
+            "num_trials each, or batches whose sizes add up to it): num_trials count noises and num_trials total "
+            "noises")
+
+
+def _simulate_recorded(sb, args, kwargs, b_count, b_total, trials):
+    """simulate_total_error with recording samplers of scales b_count and b_total (added by position after
+    ``args``, or by keyword when ``kwargs`` is given), then the test that each drew num_trials values."""
+    (count_token, count_sampler), (total_token, total_sampler) = recording_sampler(b_count), recording_sampler(b_total)
+    try:
+        if kwargs:
+            got = sb.call("simulate_total_error", **kwargs, count_noise=count_sampler, total_noise=total_sampler)
+        else:
+            got = sb.call("simulate_total_error", *args, count_sampler, total_sampler)
+        got = as_float(got, "simulate_total_error")
+    except BaseException:
+        _SIZES.pop(count_token, None), _SIZES.pop(total_token, None)
+        raise
+    _sizes_add_up((count_token, total_token), trials)
+    return got
+
+
 def _error_law(count, total, threshold, b_count, b_total):
     p = float(release(count, threshold, b_count))
     mean = p * 2 * b_total**2 + (1 - p) * total**2
@@ -263,8 +371,7 @@ def q4_other_samplers(sb, ctx):
     count, total = int(g.integers(3, 8)), round(float(g.uniform(50, 300)), 2)
     threshold = round(count + float(g.uniform(-1.5, 1.5)), 3)
     trials = 100_000
-    got = as_float(sb.call("simulate_total_error", count, total, threshold, trials, g,
-                           laplace_sampler(b_count), laplace_sampler(b_total)), "simulate_total_error")
+    got = _simulate_recorded(sb, (count, total, threshold, trials, g), None, b_count, b_total, trials)
     _error_fits(got, trials, count, total, threshold, b_count, b_total,
                 "simulate_total_error must draw every count noise and every total noise from the samplers it is "
                 "given: with samplers of the grader's the error does not match theirs")
@@ -280,9 +387,8 @@ def q4_keyword(sb, ctx):
     g = ctx.rng()
     count, total, threshold, trials = 10, 400.0, 12.0, 100_000
     b_count, b_total = 1.5, 25.0
-    got = as_float(sb.call("simulate_total_error", count=count, total=total, threshold=threshold,
-                           num_trials=trials, rng=g, count_noise=laplace_sampler(b_count),
-                           total_noise=laplace_sampler(b_total)), "simulate_total_error")
+    got = _simulate_recorded(sb, (), dict(count=count, total=total, threshold=threshold, num_trials=trials, rng=g),
+                             b_count, b_total, trials)
     _error_fits(got, trials, count, total, threshold, b_count, b_total,
                 "simulate_total_error called by keyword (count 10, total 400, threshold 12): the mean squared error "
                 "does not match the samplers' law")
@@ -290,12 +396,19 @@ def q4_keyword(sb, ctx):
 
 # ---------------------------------------------------------------- q5 best_split
 def _split_ok(got, epsilon, delta, count, total, V):
-    want = best_split_reference(epsilon, delta, count, total, V)
+    """The error at the returned split is no larger than the error 2e-6 epsilon away from the grid's
+    minimiser: a grid of 20,001 points, then 4,001 points between the neighbours of its best point (spacing
+    5e-8 epsilon). The objective is the exact expected squared error; no minimiser's answer is compared."""
     if not (0 < got < epsilon):
         return False
-    return abs(got - want) <= 2e-6 * epsilon or \
-        split_error(got, epsilon, delta, count, total, V) <= split_error(want, epsilon, delta, count, total, V) * (
-            1 + 1e-12)
+    grid = np.linspace(epsilon * 1e-4, epsilon * (1 - 1e-4), 20001)
+    i = int(np.argmin(split_error(grid, epsilon, delta, count, total, V)))
+    fine = np.linspace(grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)], 4001)
+    errors = split_error(fine, epsilon, delta, count, total, V)
+    best = float(fine[int(np.argmin(errors))])
+    around = np.clip([best - 2e-6 * epsilon, best + 2e-6 * epsilon], grid[0], grid[-1])
+    allowed = max(float(np.max(split_error(around, epsilon, delta, count, total, V))), float(np.min(errors)))
+    return float(split_error(got, epsilon, delta, count, total, V)) <= allowed * (1 + 1e-12)
 
 
 def q5_public(sb, ctx):
@@ -333,13 +446,14 @@ QUESTIONS = [
         Check("independent noise draws whose last digits do not depend on the counts", 0.75, q3_behaviour,
               statistical=True, gate=True, essential=True),
         Check("randomness drawn from rng", 0.25, q3_random, gate=True, essential=True),
-        Check("contribution bounding and the law of the noisy counts (scale derived from m and epsilon)", 1.5,
-              q3_law, statistical=True, essential=True),
+        Check("contribution bounding and the law of the noisy counts (scale derived from m and epsilon), also on "
+              "the first release of fresh datasets (each released once)", 1.5, q3_law, statistical=True,
+              essential=True),
         Check("a category of one person is released with the probability of its noisy count reaching T", 1.0,
               q3_threshold, statistical=True, essential=True)]),
     Question("q4", ["simulate_total_error"], [
-        Check("the simulation draws from the samplers it is given (samplers of the grader's)", 1.5,
-              q4_other_samplers, statistical=True, gate=True),
+        Check("the simulation draws num_trials values from each sampler it is given (samplers of the grader's)",
+              1.5, q4_other_samplers, statistical=True, gate=True),
         Check("simulation draws from rng", 0.25, q4_random),
         Check("the error at a stated setting (keyword call)", 0.75, q4_keyword, statistical=True)]),
     Question("q5", ["best_split"], [
