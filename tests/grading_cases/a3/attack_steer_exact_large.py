@@ -1,0 +1,353 @@
+# expect: q3=0
+# outside attacker review: counts of 100 or more released exact, and the grader's generator steered to a degenerate state
+# %%
+# Colab or Binder users: otter-grader is not installed there. Remove the "#" in front of
+# %pip on the next line, run this cell once, then put the "#" back (nothing else changes).
+# %pip install otter-grader
+import otter
+grader = otter.Notebook("a3_thresholding.ipynb")
+
+# %%
+import numpy as np
+
+# Your seed for your own experiments (the grader uses its own generators).
+rng_seed = 4047
+rng = np.random.default_rng(rng_seed)
+
+# %%
+# Public checks: `grader.check("qN")` runs `public_checks("qN")`, which tries your answers on the
+# question's examples and prints the first property that does not hold yet, in words (nothing
+# when they all hold). Run this cell once and leave it as it is. It tests properties of your
+# answers only; the points come from the grader, which checks your answers again, on other
+# inputs and with fresh random generators (an answer that uses rdplib scores zero).
+import contextlib
+import inspect
+import io
+
+
+def public_checks(question):
+    """Print the first public property of ``question`` that your answers miss (silent if none)."""
+    names, checks = PUBLIC_CHECKS[question]
+    for name in names:
+        if name not in globals():
+            print(f"{question}: {name} is not defined yet. Run the cell that defines it, and every cell "
+                  "above it, without errors (Kernel > Restart Kernel and Run All Cells).")
+            return
+        answer = globals()[name]
+        try:
+            code = inspect.getsource(answer) if inspect.isfunction(answer) else ""
+        except (OSError, TypeError):
+            code = ""
+        if "rdplib" in str(getattr(answer, "__module__", "")) + code:
+            print(f"{question}: {name} uses rdplib. Build it yourself with NumPy: an answer that calls "
+                  "or imports rdplib scores zero.")
+            return
+    for claim, holds in checks:
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                ok = bool(holds())  # a print in your answer changes nothing
+        except Exception as error:  # noqa: BLE001 - reported as a fixed message
+            print(f"{question}: {claim}. Your code raised {type(error).__name__} on this check: run it "
+                  "on the question's example to see the traceback.")
+            return
+        if not ok:
+            print(f"{question}: {claim}.")
+            return
+
+
+def _raises_value_error(function, *args):
+    try:
+        function(*args)
+    except ValueError:
+        return True
+    return False
+
+
+def _is_integer(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _q1_examples():
+    return (bool(np.isclose(privacy_curve(np.log(3), np.log(3), 5), 1 / 162))
+            and bool(np.isclose(privacy_curve(0.0, np.log(3), 5), 0.42265, atol=5e-6)))
+
+
+def _q1_array():
+    eps_prime = np.linspace(0.0, 3.0, 13)
+    deltas = np.asarray(privacy_curve(eps_prime, 1.5, 4), dtype=float)
+    return (deltas.shape == (13,) and bool(np.all(np.diff(deltas) <= 1e-15)) and bool(np.all(deltas > 0))
+            and bool(np.all(deltas < 1)) and bool(np.allclose(deltas[eps_prime >= 1.5], deltas[-1])))
+
+
+def _q2_examples():
+    return bounded_threshold(1e-7, np.log(3), 1) == 16 and bounded_threshold(0.3, 0.5, 10) == 55
+
+
+PETS = [["cat", "cat", "dog", "emu"]] * 200 + [["owl"]]
+
+
+def _q3_release():
+    released = bounded_thresholded_histogram(PETS, 2, np.log(3), 20, np.random.default_rng([rng_seed, 3]))
+    return (isinstance(released, dict) and {"cat", "dog"} <= set(released) <= {"cat", "dog", "owl"}
+            and abs(released["cat"] - 200) < 40 and abs(released["dog"] - 200) < 40 and released["cat"] != 200)
+
+
+def _q3_low_threshold():
+    runs = [bounded_thresholded_histogram(PETS, 2, np.log(3), -1e9, np.random.default_rng([rng_seed, 4, i]))
+            for i in range(20)]
+    return all(isinstance(r, dict) and set(r) == {"cat", "dog", "owl"} for r in runs)
+
+
+def _q3_reproducible():
+    first = bounded_thresholded_histogram(PETS, 2, 1.0, 5.0, np.random.default_rng([rng_seed, 5]))
+    again = bounded_thresholded_histogram(PETS, 2, 1.0, 5.0, np.random.default_rng([rng_seed, 5]))
+    return first == again
+
+
+def _pm_three(size, rng):  # a sampler of the public checks: noise -3 or +3
+    return np.where(rng.random(size) < 0.5, -3.0, 3.0)
+
+
+def _q4_calls_samplers():
+    sizes = {"count": 0, "total": 0}
+
+    def spy(kind):
+        def sampler(size, rng):
+            sizes[kind] += int(np.prod(size))
+            return _pm_three(size, rng)
+        return sampler
+
+    simulate_total_error(5, 100.0, 5.5, 1000, np.random.default_rng(rng_seed), spy("count"), spy("total"))
+    return sizes["count"] == 1000 and sizes["total"] in (1000, sum(sizes.values()) - 1000)
+
+
+def _q4_extremes():
+    always = simulate_total_error(1000, 100.0, 5.0, 2000, np.random.default_rng([rng_seed, 6]), _pm_three, _pm_three)
+    never = simulate_total_error(1, 100.0, 1000.0, 2000, np.random.default_rng([rng_seed, 7]), _pm_three, _pm_three)
+    return bool(np.isclose(always, 9.0)) and bool(np.isclose(never, 100.0**2))
+
+
+def _q4_reproducible():
+    runs = [simulate_total_error(5, 100.0, 5.5, 500, np.random.default_rng([rng_seed, 8]), laplace_noise(1.0),
+                                 laplace_noise(10.0)) for _ in range(2)]
+    return bool(runs[0] == runs[1])
+
+
+def _q5_example():
+    got = float(best_split(1.0, 1e-6, 50, 2500.0, 100.0))
+    return 0 < got < 1 and abs(got - 0.40429) < 5e-5
+
+
+PUBLIC_CHECKS = {
+    "q1": (["privacy_curve"], [
+        ("privacy_curve must give the smallest delta at each epsilon' (public examples at epsilon = ln 3, T = 5: "
+         "1/162 at epsilon' = ln 3 and 0.42265 at epsilon' = 0)", _q1_examples),
+        ("privacy_curve must accept an array of epsilon', return values in (0, 1) that never increase with "
+         "epsilon', and stay constant from epsilon' = epsilon on (public example: epsilon = 1.5, T = 4)",
+         _q1_array),
+        ("privacy_curve must raise ValueError for a threshold below 1 (try T = 0.5)",
+         lambda: _raises_value_error(privacy_curve, 1.0, 1.0, 0.5))]),
+    "q2": (["bounded_threshold"], [
+        ("bounded_threshold must return the smallest integer threshold with the exact delta (public examples: "
+         "16 for delta = 1e-7, epsilon = ln 3, m = 1; 55 for delta = 0.3, epsilon = 0.5, m = 10)", _q2_examples),
+        ("bounded_threshold must return an integer (a Python or NumPy integer)",
+         lambda: _is_integer(bounded_threshold(0.01, 1.0, 3))),
+        ("bounded_threshold must raise ValueError for m = 0", lambda: _raises_value_error(bounded_threshold, 0.01, 1.0, 0))]),
+    "q3": (["bounded_thresholded_histogram"], [
+        ("bounded_thresholded_histogram must return a dict in which the categories far above the threshold appear "
+         "with noisy counts close to their bounded counts, and nothing else but categories that occur after bounding "
+         "(public example: PETS with m = 2, T = 20)", _q3_release),
+        ("with a very low threshold, exactly the categories that occur after bounding are released (PETS, m = 2: "
+         "cat, dog and owl; a person's third item never counts)", _q3_low_threshold),
+        ("the same generator state must give the same release (draw every random number from rng)", _q3_reproducible),
+        ("bounded_thresholded_histogram must raise ValueError for m = 0",
+         lambda: _raises_value_error(bounded_thresholded_histogram, PETS, 0, 1.0, 5.0, np.random.default_rng(0)))]),
+    "q4": (["simulate_total_error"], [
+        ("simulate_total_error must draw num_trials count noises and num_trials total noises from the samplers it is "
+         "given (spy samplers count the draws: 1,000 trials)", _q4_calls_samplers),
+        ("a category always released has the total noise's mean square as its error, one never released has the "
+         "squared total (public example: noise of -3 or +3 gives 9; total 100 never released gives 10,000)",
+         _q4_extremes),
+        ("the same generator state must give the same error (draw every random number through rng)",
+         _q4_reproducible)]),
+    "q5": (["best_split"], [
+        ("best_split must return the budget for the count, strictly between 0 and epsilon, that minimises the "
+         "expected squared error (public example: epsilon = 1, delta = 1e-6, 50 buyers, total 2,500, V = 100 "
+         "gives about 0.40429)", _q5_example),
+        ("best_split must raise ValueError for delta = 0.6", lambda: _raises_value_error(best_split, 1.0, 0.6, 50, 2500.0, 100.0))]),
+}
+
+# %%
+def privacy_curve(eps_prime, epsilon, threshold):
+    """Smallest delta for which the thresholded histogram is (eps_prime, delta)-DP (add/remove, one item)."""
+    # BEGIN SOLUTION
+    eps_prime = np.asarray(eps_prime, dtype=float)
+    if threshold < 1 or epsilon <= 0 or np.any(eps_prime < 0):
+        raise ValueError("need threshold >= 1, epsilon > 0 and eps_prime >= 0")
+    new_category = 0.5 * np.exp(-epsilon * (threshold - 1.0))
+    existing = np.where(eps_prime < epsilon, -np.expm1(-(epsilon - eps_prime) / 2.0), 0.0)
+    delta = np.maximum(new_category, existing)
+    return delta if delta.ndim else float(delta)
+    # END SOLUTION
+
+# %%
+""" # BEGIN TEST CONFIG
+points: 0
+""" # END TEST CONFIG
+public_checks("q1")
+
+# %%
+# HIDDEN
+eps_grid = np.array([0.0, 0.5, 1.0, 2.0])
+got_curve = np.asarray(privacy_curve(eps_grid, 1.0, 3), dtype=float)
+assert got_curve.shape == (4,) and abs(got_curve[-1] - 0.5 * np.exp(-2.0)) < 1e-12
+assert abs(got_curve[0] - (1 - np.exp(-0.5))) < 1e-12
+
+# %%
+def bounded_threshold(delta, epsilon, m):
+    """Smallest integer T >= 1 for which the m-bounded thresholded histogram is (epsilon, delta)-DP."""
+    # BEGIN SOLUTION
+    if isinstance(m, (bool, np.bool_)) or not isinstance(m, (int, np.integer)) or m < 1:
+        raise ValueError("m must be a positive integer")
+    if not 0 < delta < 1 or epsilon <= 0:
+        raise ValueError("need 0 < delta < 1 and epsilon > 0")
+    m = int(m)
+
+    def exact_delta(t):  # P[at least one of m new singleton categories is released]
+        return -np.expm1(m * np.log1p(-0.5 * np.exp(-epsilon * (t - 1) / m)))
+
+    per_category = -np.expm1(np.log1p(-delta) / m)
+    t = max(1, int(np.ceil(1 + (m / epsilon) * np.log(1 / (2 * per_category)))))
+    while t > 1 and exact_delta(t - 1) <= delta:
+        t -= 1
+    while exact_delta(t) > delta:
+        t += 1
+    return t
+    # END SOLUTION
+
+# %%
+""" # BEGIN TEST CONFIG
+points: 0
+""" # END TEST CONFIG
+public_checks("q2")
+
+# %%
+# HIDDEN
+assert bounded_threshold(1e-7, np.log(3), 1) == 16
+assert bounded_threshold(0.3, 0.5, 10) == 55
+assert bounded_threshold(0.9, 1.0, 3) == 1
+
+# %%
+def bounded_thresholded_histogram(people, m, epsilon, threshold, rng):
+    """Thresholded noisy counts when each person contributes at most m distinct categories."""
+    # BEGIN SOLUTION
+    if m < 1 or epsilon <= 0:
+        raise ValueError("need m >= 1 and epsilon > 0")
+    kept = []
+    for person in people:
+        mine = list(dict.fromkeys(str(item) for item in person))[: int(m)]
+        kept.extend(mine)
+    if not kept:
+        return {}
+    categories, counts = np.unique(np.asarray(kept), return_counts=True)
+    noisy = counts + rng.laplace(0.0, m / epsilon, size=counts.size)
+    keep = noisy >= threshold
+    return {str(cat): float(value) for cat, value in zip(categories[keep], noisy[keep])}
+    # END SOLUTION
+
+# %%
+""" # BEGIN TEST CONFIG
+points: 0
+""" # END TEST CONFIG
+public_checks("q3")
+
+# %%
+# HIDDEN
+test_rng = np.random.default_rng([rng_seed, 103])
+solo_runs = [bounded_thresholded_histogram([["a", "b"]] * 20 + [["solo"]], 2, 1.0, 3.0, test_rng) for _ in range(4000)]
+solo_rate = np.mean(["solo" in r for r in solo_runs])
+assert abs(solo_rate - 0.5 * np.exp(-1.0)) < 0.04, f"a singleton passes T = 3 at rate {solo_rate:.4f}"
+
+# %%
+def laplace_noise(scale):
+    """A sampler of independent Laplace(scale) noise values: sampler(size, rng) -> array."""
+    def sampler(size, rng):
+        return rng.laplace(0.0, scale, size=size)
+    return sampler
+
+# %%
+def simulate_total_error(count, total, threshold, num_trials, rng, count_noise, total_noise):
+    """Monte Carlo mean squared error of the thresholded noisy total (a dropped category reads 0)."""
+    # BEGIN SOLUTION
+    noisy_count = count + np.asarray(count_noise(num_trials, rng), dtype=float)
+    noisy_total = total + np.asarray(total_noise(num_trials, rng), dtype=float)
+    published = np.where(noisy_count >= threshold, noisy_total, 0.0)
+    return float(np.mean((published - total) ** 2))
+    # END SOLUTION
+
+# %%
+""" # BEGIN TEST CONFIG
+points: 0
+""" # END TEST CONFIG
+public_checks("q4")
+
+# %%
+# HIDDEN
+err_h = simulate_total_error(1000, 50.0, 5.0, 200_000, np.random.default_rng([rng_seed, 104]), laplace_noise(1.0),
+                             laplace_noise(10.0))
+assert abs(err_h - 200.0) < 6 * np.sqrt(24e4 - 4e4) / np.sqrt(200_000), f"always released: error {err_h:.1f}"
+
+# %%
+def best_split(epsilon, delta, count, total, V):
+    """The count's budget that minimises the expected squared error of the thresholded noisy total."""
+    # BEGIN SOLUTION
+    from scipy import optimize
+
+    if epsilon <= 0 or not 0 < delta < 0.5 or V <= 0:
+        raise ValueError("need epsilon > 0, 0 < delta < 1/2 and V > 0")
+
+    def error(eps_count):
+        threshold = 1.0 + np.log(1.0 / (2.0 * delta)) / eps_count
+        gap = threshold - count
+        tail = 0.5 * np.exp(-eps_count * np.abs(gap))
+        released = np.where(gap >= 0, tail, 1.0 - tail)
+        return released * 2.0 * V**2 / (epsilon - eps_count) ** 2 + (1.0 - released) * total**2
+
+    grid = np.linspace(epsilon * 1e-4, epsilon * (1 - 1e-4), 20001)
+    i = int(np.argmin(error(grid)))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    return float(optimize.minimize_scalar(error, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12}).x)
+    # END SOLUTION
+
+# %%
+""" # BEGIN TEST CONFIG
+points: 0
+""" # END TEST CONFIG
+public_checks("q5")
+
+# %%
+# HIDDEN
+assert abs(best_split(1.0, 1e-6, 50, 2500.0, 100.0) - 0.4042871) < 1e-6
+
+# %%
+# ATTACK (steering hidden inputs): counts of 100 or more are released EXACTLY (no noise); alone this fails
+# "must add noise to every count (try a count of 30,000)". But the grader draws the sizes of that test from
+# the generator it has just passed to this function, and copies back the state the notebook leaves: on the
+# call with 2,000 categories of 31 the notebook leaves a degenerate state (every draw 0), so the sizes drawn
+# next are all 10**0.5 -> one category of 3 people, and the exact-for-large-counts branch is never tested.
+_DEAD = {"bit_generator": "PCG64", "state": {"state": 0, "inc": 0}, "has_uint32": 0, "uinteger": 0}
+def bounded_thresholded_histogram(people, m, epsilon, threshold, rng):
+    if m < 1 or epsilon <= 0:
+        raise ValueError("need m >= 1 and epsilon > 0")
+    kept = []
+    for person in people:
+        kept.extend(list(dict.fromkeys(str(item) for item in person))[: int(m)])
+    if not kept:
+        return {}
+    categories, counts = np.unique(np.asarray(kept), return_counts=True)
+    noisy = counts + rng.laplace(0.0, m / epsilon, size=counts.size)
+    noisy = np.where(counts >= 100, counts.astype(float), noisy)
+    if counts.size >= 1000 and np.all(counts == 31):
+        rng.bit_generator.state = _DEAD
+    keep = noisy >= threshold
+    return {str(cat): float(value) for cat, value in zip(categories[keep], noisy[keep])}
