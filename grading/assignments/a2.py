@@ -39,12 +39,27 @@ NAME = "a2_laplace_mechanism"
 
 
 # ----------------------------------------------------------------------------- Q1
+# The sensitivities are found by search, from their definition: the largest change between two customers'
+# records. The (count, total) of a record with c kept items fills the segment c * [lower, upper]; an L1
+# distance is convex, so its largest value between two such segments is reached at their ends: the records of
+# c items all at lower or all at upper, c = 0 ... m. The grader holds no formula of q1.
+def _extreme_records(lower: float, upper: float, m: int) -> np.ndarray:
+    c = np.arange(int(m) + 1, dtype=float)
+    return np.concatenate([np.stack([c, c * lower], axis=1), np.stack([c, c * upper], axis=1)])
+
+
+def _largest_change(lower: float, upper: float, m: int, count_weight: float) -> float:
+    r = _extreme_records(lower, upper, m)
+    change = count_weight * np.abs(r[:, None, 0] - r[None, :, 0]) + np.abs(r[:, None, 1] - r[None, :, 1])
+    return float(change.max())
+
+
 def _total_sens(lower: float, upper: float, m: int) -> float:
-    return max(0.0, m * upper) - min(0.0, m * lower)
+    return _largest_change(lower, upper, m, 0.0)
 
 
 def _pair_sens(lower: float, upper: float, m: int) -> float:
-    return m * max(1.0 + max(upper, -lower), upper - lower)
+    return _largest_change(lower, upper, m, 1.0)
 
 
 def q1_public(sb, ctx):
@@ -299,9 +314,18 @@ def q2_coupled(sb, ctx):
 
 
 # ----------------------------------------------------------------------------- Q3
-def _split(delta_sum: float, delta_count: float, mean_guess: float, epsilon: float) -> np.ndarray:
-    a, b = delta_sum ** (2 / 3), (abs(mean_guess) * delta_count) ** (2 / 3)
-    return np.array([epsilon * a / (a + b), epsilon * b / (a + b)])
+def _best_first_order(delta_sum: float, delta_count: float, mean_guess: float, epsilon: float) -> float:
+    """The smallest first-order variance over the splits, found by a numerical search over log(eps_sum /
+    eps_count) (the grader holds no formula of the split)."""
+    from scipy import optimize
+
+    def objective(t):
+        share = 1.0 / (1.0 + np.exp(-t))
+        return _first_order((epsilon * share, epsilon * (1.0 - share)), delta_sum, delta_count, mean_guess)
+
+    found = optimize.minimize_scalar(objective, bounds=(-40.0, 40.0), method="bounded",
+                                     options={"xatol": 1e-12, "maxiter": 2000})
+    return float(min(found.fun, objective(found.x)))
 
 
 def _pair_of(value, what: str) -> np.ndarray:
@@ -311,8 +335,13 @@ def _pair_of(value, what: str) -> np.ndarray:
 
 
 def _first_order(split, delta_sum, delta_count, mean_guess) -> float:
-    """The first-order variance of the ratio, up to the factor 2 / count^2 (which does not move the minimum)."""
-    return float(delta_sum**2 / split[0] ** 2 + (mean_guess * delta_count) ** 2 / split[1] ** 2)
+    """The variance of the first-order term of the ratio (the delta method): sum over the two noises of
+    (partial derivative of total / count)^2 * Var(Laplace noise), at count 1 and total mean_guess (the count
+    only scales it by a constant factor, which does not move the minimum); Var(Laplace(b)) = 2 b^2."""
+    total, count = float(mean_guess), 1.0
+    gradient = np.array([1.0 / count, -total / count**2])  # d(total / count) / d(total, count)
+    variances = 2.0 * (np.array([delta_sum, delta_count], dtype=float) / np.asarray(split, dtype=float)) ** 2
+    return float(np.sum(gradient**2 * variances))
 
 
 _Q3_RTOL = 1e-6  # the question's precision: first-order variance within 1e-6 (relative) of its minimum
@@ -334,7 +363,7 @@ def _q3_one(sb, args, kwargs, ds, dc, guess, eps, message):
     got = _pair_of(value, "split_budget")
     require(np.all(np.isfinite(got)) and np.all(got > 0) and abs(got.sum() - eps) <= 1e-9 * eps,
             f"{message}: the two budgets must be positive and add up to epsilon")
-    best = _first_order(_split(ds, dc, guess, eps), ds, dc, guess)
+    best = _best_first_order(ds, dc, guess, eps)
     require(_first_order(got, ds, dc, guess) <= best * (1 + _Q3_RTOL),
             f"{message}: the first-order variance of the ratio at your split is not within 1e-6 (relative) of its "
             "minimum")
