@@ -500,9 +500,9 @@ def test_assignment_page_table_matches_master(name):
     from grading import grader
 
     page = (ASSIGNMENTS / f"{name}.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| (q\d+) \|.*\| (\d+) \| (\d+|written) \|$", page, flags=re.MULTILINE)
-    table = {q: (int(points), checks) for q, points, checks in rows}
-    expected = {q.name: (int(q.points), "written" if q.manual else str(len(q.checks)))
+    rows = re.findall(r"^\| (q\d+) \|.*\| (\d+(?:\.\d+)?) \| (\d+|written) \|$", page, flags=re.MULTILINE)
+    table = {q: (float(points), checks) for q, points, checks in rows}
+    expected = {q.name: (float(q.points), "written" if q.manual else str(len(q.checks)))
                 for q in grader.questions(name)}
     assert table == expected
 
