@@ -75,7 +75,8 @@ def _first_use_sizes(g, low, high, count):
 def _first_use_law(noise_by_range, name):
     """The noise in units of the scale, pooled per range of sizes, is standard Laplace (KS test), and the
     share of values within CENTRE of 0 is 1 - e^-CENTRE (exact binomial test). An exact release (noise 0)
-    fails the second with p below 0.221^n, n > 50 noisy cells in the smallest range (below 1e-30)."""
+    fails the second with p near 0.221^n, n the noisy cells of the smallest range: about 70 for tick_shares
+    and 50 for sparse_tick_shares (rarely under 35: 0.221^35 < 1e-22)."""
     for (low, high), noise in zip(FIRST_USE_CELLS, noise_by_range, strict=True):
         noise = np.concatenate(noise) if noise else np.zeros(0)
         what = (f"{name} on its first use (fresh surveys of {low} to {high - 1} cells, each released once by a fresh "
