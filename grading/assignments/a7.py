@@ -549,7 +549,7 @@ def q5_tempered(sb, ctx):
     sensitivity, epsilon, c = float(g.uniform(0.5, 4)), float(g.uniform(0.2, 3)), float(g.uniform(0.2, 1.5))
     law = np.exp(c * epsilon / sensitivity * (u - u.max()))
     law /= law.sum()
-    trials = 12_000
+    trials = 5_000  # one call of the grader's mechanism per trial, each a round trip to the grader
     p_best, gap = _accuracy(sb.call(name, Expr(_tempered(c)), u, sensitivity, epsilon, trials, g), name)
     _law_fits(p_best, gap, law, u, trials, f"{name} (a mechanism of the grader's)")
 
@@ -562,7 +562,7 @@ def q5_biased(sb, ctx):
     p = float(g.uniform(0.1, 0.9))
     law = np.full(k, (1 - p) / k)
     law[int(np.argmax(u))] += p
-    calls, trials = 200, 50
+    calls, trials = 200, 25  # one call of the grader's mechanism per trial, each a round trip
     wins, gaps = [], []
     for _ in range(calls):
         p_best, gap = _accuracy(sb.call(name, Expr(_biased(p)), u, 1.0, 1.0, trials, rng=_fresh(g)), name)
