@@ -62,7 +62,7 @@ CALLBACK_ITEMS = 10_000_000  # numbers one call of a grader's function may be as
 ROUND_TRIP = 0.001  # seconds credited for each call of a grader's function (a round trip on a busy machine)
 CALLBACK_BYTES = 256 * 2**20  # bytes of arguments the grader's functions read in one call of the notebook's
 CALLBACK_HANDLES = 1_000  # functions the grader's functions may return in one call (oracles, say)
-CALLBACK_MEMORY = 2**30  # bytes of address space one call of a grader's function may add to the grader
+CALLBACK_MEMORY = 2**30  # bytes of address space the grader's functions may add in one call of the notebook's
 CALLBACK_REFUSALS = 100  # refused calls of the grader's functions before the run is ended
 GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 VENV_MOUNT = "/opt/venv"
@@ -443,6 +443,7 @@ class Sandbox:
         self.secret = secrets.randbits(128) if secret is None else int(secret)
         self._served_bytes, self._refusals, self._last_bytes = 0, 0, 0
         self._call_end: float | None = None
+        self._call_ceiling: int | None = None
         self._buffer = bytearray()
         self._scanned = 0
 
@@ -712,7 +713,8 @@ class Sandbox:
                 raise TypeError("malformed call")
             args = [_callback_arg(a, generators, callbacks, self.secret) for a in raw_args]
             kwargs = {str(k): _callback_arg(v, generators, callbacks, self.secret) for k, v in raw_kwargs.items()}
-            value = function(args, kwargs)
+            with _memory_cap(self._call_ceiling):
+                value = function(args, kwargs)
             if callable(value) and not isinstance(value, (type, np.ndarray)):
                 # a function the grader's function made (an oracle, say): it stays here as well
                 handle = secrets.token_hex(8)
@@ -762,6 +764,8 @@ class Sandbox:
         end = time.monotonic() + time_limit
         self.last_credit = 0.0
         self._served_bytes, self._refusals = 0, 0
+        space = _address_space() if callbacks else None
+        self._call_ceiling = None if space is None else space + CALLBACK_MEMORY
         while True:
             answer = self._receive(max(end - time.monotonic(), 0.0), what=f"call of {name}")
             if answer is not None and callbacks and "callback" in answer:
@@ -835,24 +839,31 @@ class _GraderFunction:
         arrays = [a for a in [*args, *kwargs.values()] if isinstance(a, np.ndarray)]
         if sum(a.size for a in arrays) > CALLBACK_ITEMS or any(d > CALLBACK_ITEMS for a in arrays for d in a.shape):
             raise ValueError("arguments too large")  # an empty array of 10^9 rows, say
-        with warnings.catch_warnings(), np.errstate(all="ignore"), _memory_cap(CALLBACK_MEMORY):
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             return self.function(*args, **kwargs)
 
 
-@contextlib.contextmanager
-def _memory_cap(extra: int):
-    """While the grader's function runs on the notebook's arguments, this process may grow by at most
-    ``extra`` bytes of address space (a broadcast or a width the size guard cannot foresee gives a
-    MemoryError, sent back as such, instead of exhausting the machine)."""
+def _address_space() -> int | None:
+    """This process's address space in bytes (None where /proc cannot tell)."""
     try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    except (OSError, StopIteration, ValueError):
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextlib.contextmanager
+def _memory_cap(ceiling: int | None):
+    """While the grader's function runs on the notebook's arguments, this process's address space may
+    not pass ``ceiling`` (set at the start of the notebook's call: what earlier calls of the grader's
+    functions kept counts too). A broadcast, a width or a pile of kept oracles the size guard cannot
+    foresee gives a MemoryError, sent back as such, instead of exhausting the machine."""
+    if ceiling is None:
         yield
         return
-    cap = size + extra
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = ceiling
     for limit in (soft, hard):
         if limit != resource.RLIM_INFINITY:
             cap = min(cap, limit)
