@@ -174,7 +174,7 @@ def _large_shop(g, items: int) -> tuple[list[np.ndarray], int]:
 
 
 # fresh shops released once each (a fresh copy of the notebook per release): how many per size range
-FIRST_USE = (("of 4 to 240 items", 40), ("of 1,000 to 10,000 kept items", 20),
+FIRST_USE = (("of up to 240 kept items", 40), ("of 1,000 to 10,000 kept items", 20),
              ("of 10,000 to 100,000 kept items", 20))
 
 

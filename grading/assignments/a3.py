@@ -398,7 +398,7 @@ def q4_keyword(sb, ctx):
 def _split_ok(got, epsilon, delta, count, total, V):
     """The error at the returned split is no larger than the error 2e-6 epsilon away from the grid's
     minimiser: a grid of 20,001 points, then 4,001 points between the neighbours of its best point (spacing
-    5e-8 epsilon). The objective is the exact expected squared error; no minimiser's answer is compared."""
+    2.5e-8 epsilon). The objective is the exact expected squared error; no minimiser's answer is compared."""
     if not (0 < got < epsilon):
         return False
     grid = np.linspace(epsilon * 1e-4, epsilon * (1 - 1e-4), 20001)

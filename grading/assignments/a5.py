@@ -402,8 +402,8 @@ def flipping(rate: float) -> Expr:
 def whole_vector(epsilon: float, size: int) -> Expr:
     """An epsilon-DP client whose flips are drawn for the whole vector at once: the flip pattern z has
     probability proportional to exp(-epsilon * ceil(|z| / 2L)) (any two patterns 2L bits apart differ by at
-    most e^epsilon, so it is epsilon-DP for every width), so each bit flips less often than question 1's q:
-    a bound computed from the per-bit flip rate overstates its epsilon."""
+    most e^epsilon, so it is epsilon-DP for every width), so at width 2L each bit flips less often than
+    question 1's q: a bound computed from the per-bit flip rate overstates its epsilon."""
     return Expr(
         "lambda item_sets, hash_table, width, epsilon, rng: (lambda sets, table: (lambda j: (lambda v: (lambda p: "
         "(v ^ (np.argsort(np.argsort(rng.random(v.shape), axis=1), axis=1) "
@@ -473,7 +473,7 @@ def q6_refutes(sb, ctx):
             "audit_set_client must refute a client that flips far less than its claim needs (true epsilon 2.5 to "
             "3.5 times the claim, 50,000 trials, 95 %)")
     # honest per bit, but sometimes the clean vector: for the event "the report is the first set's vector"
-    # the ratio is e^(3 claim) with sets of 5 items
+    # the ratio is at least e^(3 claim) with sets of 5 items (e^(3 claim) at width 2L)
     claim, size = float(g.uniform(0.8, 1.0)), 5
     rate = float(q(claim, size))
     x = (np.exp(3 * claim) - np.exp(claim)) * rate ** (2 * size)
